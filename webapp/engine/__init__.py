@@ -1,0 +1,25 @@
+"""The game and its mathematics: plain Python, numpy and a few compiled
+loops. Nothing here imports Flask, so it serves notebooks and the command
+line as well as the web app."""
+
+from .codes import (
+    Code,
+    CodeError,
+    Feedback,
+    FeedbackError,
+    GameSize,
+    MastermindError,
+    SizeError,
+    feedback,
+    secret_indices,
+)
+from .feedback import FeedbackTable, candidates, consistent, feedback_table
+from .strategies import PRESETS, Strategy, StrategyError, Suggestion, best_guess, get_strategy
+from .tree import Analysis, analyse
+
+__all__ = [
+    "Analysis", "Code", "CodeError", "Feedback", "FeedbackError", "FeedbackTable", "GameSize",
+    "MastermindError", "PRESETS", "SizeError", "Strategy", "StrategyError", "Suggestion",
+    "analyse", "best_guess", "candidates", "consistent", "feedback", "feedback_table",
+    "get_strategy", "secret_indices",
+]

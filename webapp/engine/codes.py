@@ -1,0 +1,250 @@
+"""Game sizes, codes and feedback: the vocabulary of Mastermind.
+
+Colours are 1-based in everything a person sees (Knuth's ``1122``); inside the
+engine a code is also an integer index into the ascending order of all codes
+(``1111`` is 0, ``1112`` is 1, ...), and its pegs are 0-based colours.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+MIN_PEGS, MAX_PEGS = 2, 6
+MIN_COLORS, MAX_COLORS = 2, 9
+MIN_GUESSES, MAX_GUESSES = 1, 30
+
+
+class MastermindError(ValueError):
+    """Base class of every error the engine reports to a person."""
+
+
+class SizeError(MastermindError):
+    """A game size the engine does not support."""
+
+
+class CodeError(MastermindError):
+    """A code that cannot be read or does not fit the game."""
+
+
+class FeedbackError(MastermindError):
+    """Feedback that cannot occur, or that no code is consistent with."""
+
+
+@dataclass(frozen=True)
+class GameSize:
+    """How many pegs a code has, how many colours there are, and whether the
+    secret must use different colours."""
+
+    pegs: int = 4
+    colors: int = 6
+    distinct: bool = False
+
+    def __post_init__(self):
+        for name, low, high in (("pegs", MIN_PEGS, MAX_PEGS), ("colors", MIN_COLORS, MAX_COLORS)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise SizeError(f"{name} must be a whole number from {low} to {high}.")
+            if not low <= value <= high:
+                raise SizeError(f"{name} must be from {low} to {high}, not {value}.")
+        if not isinstance(self.distinct, bool):
+            raise SizeError("distinct must be true or false.")
+        if self.distinct and self.colors < self.pegs:
+            raise SizeError(
+                f"A secret of {self.pegs} different colours needs at least {self.pegs} colours, "
+                f"not {self.colors}."
+            )
+
+    @property
+    def n_codes(self) -> int:
+        """How many codes can be guessed (repeats allowed)."""
+        return self.colors**self.pegs
+
+    @property
+    def n_replies(self) -> int:
+        """How many feedback slots the integer encoding uses: ``(pegs + 1) ** 2``."""
+        return (self.pegs + 1) ** 2
+
+    @property
+    def solved(self) -> int:
+        """The encoded feedback of a correct guess (all black)."""
+        return Feedback(self.pegs, 0).encode(self.pegs)
+
+    def label(self) -> str:
+        """A short name such as ``4×6`` or ``4×6 distinct``."""
+        return f"{self.pegs}×{self.colors}" + (" distinct" if self.distinct else "")
+
+
+@dataclass(frozen=True, order=True)
+class Feedback:
+    """Black pegs (right colour, right place) and white pegs (right colour,
+    wrong place)."""
+
+    black: int
+    white: int
+
+    def encode(self, pegs: int) -> int:
+        """The small integer the engine stores: ``black * (pegs + 1) + white``."""
+        return self.black * (pegs + 1) + self.white
+
+    @classmethod
+    def decode(cls, value: int, pegs: int) -> "Feedback":
+        """Inverse of :meth:`encode`."""
+        return cls(*divmod(int(value), pegs + 1))
+
+    @classmethod
+    def parse(cls, text: str, size: GameSize) -> "Feedback":
+        """Read ``"1,2"`` (black, white) and check it can occur in this size.
+
+        >>> Feedback.parse("1,2", GameSize())
+        Feedback(black=1, white=2)
+        """
+        match = re.fullmatch(r"\s*(\d+)\s*[,/ ]\s*(\d+)\s*", str(text))
+        if not match:
+            raise FeedbackError(f"'{text}' is not feedback: write black,white such as 1,2.")
+        reply = cls(int(match[1]), int(match[2]))
+        reply.check(size)
+        return reply
+
+    def check(self, size: GameSize) -> None:
+        """Raise :class:`FeedbackError` unless this reply can happen in ``size``."""
+        pegs = size.pegs
+        if self.black < 0 or self.white < 0 or self.black + self.white > pegs:
+            raise FeedbackError(
+                f"{self.black} black and {self.white} white is impossible with {pegs} pegs."
+            )
+        if self.black == pegs - 1 and self.white == 1:
+            raise FeedbackError(f"{pegs - 1} black and 1 white can never happen.")
+
+    @property
+    def key(self) -> str:
+        """The ``"black,white"`` form used in tree exports."""
+        return f"{self.black},{self.white}"
+
+    def describe(self) -> str:
+        """Words for a screen reader: ``"2 black, 1 white"``."""
+        return f"{self.black} black, {self.white} white"
+
+    def __str__(self) -> str:
+        return self.key
+
+
+@dataclass(frozen=True)
+class Code:
+    """A row of coloured pegs, colours numbered from 1."""
+
+    pegs: tuple[int, ...]
+
+    @classmethod
+    def parse(cls, text, size: GameSize) -> "Code":
+        """Read a code typed by a person: digits, optionally separated by
+        spaces, commas or dashes.
+
+        >>> Code.parse("1122", GameSize())
+        Code(pegs=(1, 1, 2, 2))
+        >>> str(Code.parse("1 2 3 4", GameSize()))
+        '1234'
+        """
+        if not isinstance(text, str):
+            raise CodeError(f"A code must be written as digits such as {example(size)}.")
+        if len(text) > 64:
+            raise CodeError(f"That is far too long for a code of {size.pegs} pegs.")
+        compact = re.sub(r"[\s,\-]", "", text)
+        if not compact:
+            raise CodeError(f"Enter {size.pegs} colours, for example {example(size)}.")
+        bad = sorted({ch for ch in compact if not ch.isdigit() or not ch.isascii()})
+        if bad:
+            shown = ", ".join(f"'{ch}'" for ch in bad)
+            raise CodeError(f"{shown} is not a colour: use the digits 1 to {size.colors}.")
+        if len(compact) != size.pegs:
+            raise CodeError(
+                f"A code has {size.pegs} colours; '{compact}' has {len(compact)}."
+            )
+        pegs = tuple(int(ch) for ch in compact)
+        out_of_range = sorted({p for p in pegs if not 1 <= p <= size.colors})
+        if out_of_range:
+            shown = ", ".join(str(p) for p in out_of_range)
+            raise CodeError(f"Colour {shown} is not in this game: use 1 to {size.colors}.")
+        return cls(pegs)
+
+    @classmethod
+    def from_index(cls, index: int, size: GameSize) -> "Code":
+        """The code at ``index`` in ascending order."""
+        pegs = []
+        for _ in range(size.pegs):
+            index, digit = divmod(int(index), size.colors)
+            pegs.append(digit + 1)
+        return cls(tuple(reversed(pegs)))
+
+    def index(self, size: GameSize) -> int:
+        """Position of this code in ascending order (``1111`` is 0)."""
+        value = 0
+        for peg in self.pegs:
+            value = value * size.colors + (peg - 1)
+        return value
+
+    def is_distinct(self) -> bool:
+        """True when no colour repeats."""
+        return len(set(self.pegs)) == len(self.pegs)
+
+    def __str__(self) -> str:
+        return "".join(str(p) for p in self.pegs)
+
+
+def example(size: GameSize) -> str:
+    """An example code for messages: ``1234`` style, within the size."""
+    return "".join(str(1 + i % size.colors) for i in range(size.pegs))
+
+
+def feedback(guess: Code, secret: Code) -> Feedback:
+    """Black and white pegs for ``guess`` against ``secret``.
+
+    >>> feedback(Code((1, 1, 1, 1)), Code((1, 2, 3, 4)))
+    Feedback(black=1, white=0)
+    """
+    if len(guess.pegs) != len(secret.pegs):
+        raise CodeError("The guess and the secret must have the same number of pegs.")
+    black = sum(g == s for g, s in zip(guess.pegs, secret.pegs))
+    common = sum(min(guess.pegs.count(c), secret.pegs.count(c)) for c in set(guess.pegs))
+    return Feedback(black, common - black)
+
+
+@lru_cache(maxsize=32)
+def code_digits(pegs: int, colors: int) -> np.ndarray:
+    """Every code in ascending order as an ``(n, pegs)`` array of 0-based colours."""
+    n = colors**pegs
+    powers = colors ** np.arange(pegs - 1, -1, -1)
+    digits = (np.arange(n)[:, None] // powers) % colors
+    digits = digits.astype(np.uint8)
+    digits.flags.writeable = False
+    return digits
+
+
+@lru_cache(maxsize=32)
+def color_counts(pegs: int, colors: int) -> np.ndarray:
+    """How often each colour occurs in each code: an ``(n, colors)`` array."""
+    digits = code_digits(pegs, colors)
+    counts = np.zeros((digits.shape[0], colors), dtype=np.uint8)
+    for i in range(pegs):
+        counts[np.arange(digits.shape[0]), digits[:, i]] += 1
+    counts.flags.writeable = False
+    return counts
+
+
+@lru_cache(maxsize=32)
+def _secret_indices(size: GameSize) -> np.ndarray:
+    if not size.distinct:
+        indices = np.arange(size.n_codes, dtype=np.int32)
+    else:
+        indices = np.flatnonzero(color_counts(size.pegs, size.colors).max(axis=1) <= 1)
+        indices = indices.astype(np.int32)
+    indices.flags.writeable = False
+    return indices
+
+
+def secret_indices(size: GameSize) -> np.ndarray:
+    """Indices of every code the codemaker may choose, ascending."""
+    return _secret_indices(size)

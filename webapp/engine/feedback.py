@@ -1,0 +1,125 @@
+"""Feedback for many codes at once, and the candidate set after a history.
+
+A :class:`FeedbackTable` answers two questions fast: the feedback of one guess
+against many codes, and the class sizes of the partition each of many guesses
+makes. Small sizes keep the whole ``n × n`` feedback matrix in memory; larger
+ones compute rows on demand.
+"""
+
+from __future__ import annotations
+
+import threading
+import numpy as np
+
+from . import kernels
+from .codes import Code, Feedback, FeedbackError, GameSize, code_digits, color_counts, secret_indices
+
+# The matrix is kept when it needs at most this many bytes, unless a caller
+# (whole-game analysis) asks for more.
+DEFAULT_MATRIX_BYTES = 64 * 2**20
+MATRIX_CHUNK = 1024
+
+
+class FeedbackTable:
+    """Feedback between codes of one size, by index."""
+
+    def __init__(self, pegs: int, colors: int, matrix: np.ndarray | None = None):
+        self.pegs, self.colors = pegs, colors
+        self.slots = (pegs + 1) ** 2
+        self.digits = code_digits(pegs, colors)
+        self.counts = color_counts(pegs, colors)
+        self.matrix = matrix
+
+    def _columns(self, codes: np.ndarray):
+        return (
+            np.ascontiguousarray(self.digits[codes].T),
+            np.ascontiguousarray(self.counts[codes].T),
+        )
+
+    def rows(self, guesses: np.ndarray, codes: np.ndarray) -> np.ndarray:
+        """Feedback of each guess against each code: ``(len(guesses), len(codes))``."""
+        guesses = np.asarray(guesses, dtype=np.int64)
+        codes = np.asarray(codes, dtype=np.int64)
+        if self.matrix is not None:
+            return self.matrix[np.ix_(guesses, codes)]
+        digits_t, counts_t = self._columns(codes)
+        return kernels.feedback_block(
+            self.digits[guesses], self.counts[guesses], digits_t, counts_t, self.pegs
+        )
+
+    def row(self, guess: int, codes: np.ndarray) -> np.ndarray:
+        """Feedback of one guess against each code."""
+        if self.matrix is not None:
+            return self.matrix[guess, codes]
+        return self.rows(np.array([guess]), codes)[0]
+
+    def class_counts(self, guesses: np.ndarray, codes: np.ndarray) -> np.ndarray:
+        """Size of every feedback class each guess makes of ``codes``:
+        ``(len(guesses), (pegs + 1) ** 2)`` int32."""
+        guesses = np.ascontiguousarray(guesses, dtype=np.int64)
+        codes = np.ascontiguousarray(codes, dtype=np.int64)
+        if self.matrix is not None:
+            return kernels.counts_from_matrix(self.matrix, guesses, codes, self.slots)
+        digits_t, counts_t = self._columns(codes)
+        return kernels.counts_direct(
+            self.digits[guesses], self.counts[guesses], digits_t, counts_t, self.pegs, self.slots
+        )
+
+
+def feedback_matrix(pegs: int, colors: int, progress=None) -> np.ndarray:
+    """The full ``n × n`` feedback matrix (uint8), built in parallel chunks.
+
+    ``progress(done, total)`` is called after each chunk when given.
+    """
+    digits, counts = code_digits(pegs, colors), color_counts(pegs, colors)
+    n = digits.shape[0]
+    digits_t, counts_t = np.ascontiguousarray(digits.T), np.ascontiguousarray(counts.T)
+    matrix = np.empty((n, n), dtype=np.uint8)
+    for start in range(0, n, MATRIX_CHUNK):
+        stop = min(n, start + MATRIX_CHUNK)
+        matrix[start:stop] = kernels.feedback_block(
+            digits[start:stop], counts[start:stop], digits_t, counts_t, pegs
+        )
+        if progress:
+            progress(stop, n)
+    matrix.flags.writeable = False
+    return matrix
+
+
+_tables: dict[tuple[int, int], FeedbackTable] = {}
+_tables_lock = threading.Lock()
+
+
+def feedback_table(size: GameSize, max_matrix_bytes: int = DEFAULT_MATRIX_BYTES,
+                   progress=None) -> FeedbackTable:
+    """The shared table for ``size``; with the full matrix when it fits in
+    ``max_matrix_bytes``."""
+    key = (size.pegs, size.colors)
+    wants_matrix = size.n_codes**2 <= max_matrix_bytes
+    with _tables_lock:
+        table = _tables.get(key)
+        if table is not None and (table.matrix is not None or not wants_matrix):
+            return table
+        matrix = feedback_matrix(size.pegs, size.colors, progress) if wants_matrix else None
+        table = FeedbackTable(size.pegs, size.colors, matrix)
+        _tables[key] = table
+        return table
+
+
+def consistent(size: GameSize, candidates: np.ndarray, guess: Code, reply: Feedback) -> np.ndarray:
+    """The candidates (indices) that would give ``reply`` to ``guess``."""
+    table = feedback_table(size)
+    row = table.row(guess.index(size), candidates)
+    return candidates[row == reply.encode(size.pegs)]
+
+
+def candidates(size: GameSize, history=()) -> np.ndarray:
+    """Indices of the secrets still possible after ``history``, a sequence of
+    ``(Code, Feedback)`` pairs. Raises :class:`FeedbackError` when none is."""
+    remaining = secret_indices(size)
+    for guess, reply in history:
+        reply.check(size)
+        remaining = consistent(size, remaining, guess, reply)
+    if remaining.size == 0:
+        raise FeedbackError("No secret fits all of that feedback: check the replies.")
+    return remaining

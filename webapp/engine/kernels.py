@@ -1,0 +1,108 @@
+"""Compiled inner loops (numba). Everything here works on plain integer arrays.
+
+Feedback is encoded as ``black * (pegs + 1) + white``, which equals
+``black * pegs + common`` where ``common`` counts the colour matches.
+Compiled functions are cached on disk next to this file, so only the first
+run after installation pays for compilation.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+# Work below this many (guess, code) pairs runs on one thread: starting the
+# thread pool costs more than it saves.
+PARALLEL_THRESHOLD = 200_000
+
+
+@njit(cache=True, nogil=True)
+def _feedback_into(row, g_digits, g_counts, digits_t, counts_t, pegs):
+    """Fill ``row`` with the feedback of one guess against every code given
+    column-wise (``digits_t`` is ``(pegs, n)``, ``counts_t`` is ``(colors, n)``)."""
+    n = row.shape[0]
+    black = np.zeros(n, np.uint8)
+    for i in range(pegs):
+        col = digits_t[i]
+        gi = g_digits[i]
+        for s in range(n):
+            black[s] += col[s] == gi
+    common = np.zeros(n, np.uint8)
+    for k in range(counts_t.shape[0]):
+        gk = g_counts[k]
+        if gk == 0:
+            continue
+        col = counts_t[k]
+        for s in range(n):
+            c = col[s]
+            common[s] += c if c < gk else gk
+    for s in range(n):
+        row[s] = black[s] * pegs + common[s]
+
+
+@njit(cache=True, parallel=True)
+def feedback_block(g_digits, g_counts, digits_t, counts_t, pegs):
+    """Feedback of each guess (rows) against each code (columns)."""
+    out = np.empty((g_digits.shape[0], digits_t.shape[1]), np.uint8)
+    for i in prange(g_digits.shape[0]):
+        _feedback_into(out[i], g_digits[i], g_counts[i], digits_t, counts_t, pegs)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _counts_from_matrix_serial(matrix, guesses, codes, slots):
+    out = np.zeros((guesses.shape[0], slots), np.int32)
+    for i in range(guesses.shape[0]):
+        row = matrix[guesses[i]]
+        o = out[i]
+        for c in codes:
+            o[row[c]] += 1
+    return out
+
+
+@njit(cache=True, parallel=True)
+def _counts_from_matrix_parallel(matrix, guesses, codes, slots):
+    out = np.zeros((guesses.shape[0], slots), np.int32)
+    for i in prange(guesses.shape[0]):
+        row = matrix[guesses[i]]
+        o = out[i]
+        for c in codes:
+            o[row[c]] += 1
+    return out
+
+
+def counts_from_matrix(matrix, guesses, codes, slots):
+    """Class sizes of the partition each guess makes of ``codes``: ``(len(guesses), slots)``."""
+    if guesses.shape[0] * codes.shape[0] >= PARALLEL_THRESHOLD:
+        return _counts_from_matrix_parallel(matrix, guesses, codes, slots)
+    return _counts_from_matrix_serial(matrix, guesses, codes, slots)
+
+
+@njit(cache=True, nogil=True)
+def _counts_direct_one(out_row, g_digits, g_counts, digits_t, counts_t, pegs):
+    n = digits_t.shape[1]
+    row = np.empty(n, np.uint8)
+    _feedback_into(row, g_digits, g_counts, digits_t, counts_t, pegs)
+    for s in range(n):
+        out_row[row[s]] += 1
+
+
+@njit(cache=True, parallel=True)
+def _counts_direct_parallel(g_digits, g_counts, digits_t, counts_t, pegs, slots):
+    out = np.zeros((g_digits.shape[0], slots), np.int32)
+    for i in prange(g_digits.shape[0]):
+        _counts_direct_one(out[i], g_digits[i], g_counts[i], digits_t, counts_t, pegs)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _counts_direct_serial(g_digits, g_counts, digits_t, counts_t, pegs, slots):
+    out = np.zeros((g_digits.shape[0], slots), np.int32)
+    for i in range(g_digits.shape[0]):
+        _counts_direct_one(out[i], g_digits[i], g_counts[i], digits_t, counts_t, pegs)
+    return out
+
+
+def counts_direct(g_digits, g_counts, digits_t, counts_t, pegs, slots):
+    """Like :func:`counts_from_matrix`, computing feedback on the fly."""
+    if g_digits.shape[0] * digits_t.shape[1] >= PARALLEL_THRESHOLD:
+        return _counts_direct_parallel(g_digits, g_counts, digits_t, counts_t, pegs, slots)
+    return _counts_direct_serial(g_digits, g_counts, digits_t, counts_t, pegs, slots)

@@ -1,0 +1,327 @@
+"""Codebreaking strategies: a guess pool, a score of the partition a guess
+makes, and the tie-breaks of the rules document.
+
+A strategy is data: a list of :class:`Criterion` (each a key where smaller is
+better, compared in order) plus a few switches. :func:`best_guess` and the
+whole-game tree builder use one mechanism for all of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Callable
+
+import numpy as np
+
+from .codes import Code, Feedback, GameSize, MastermindError, code_digits
+from .feedback import FeedbackTable, candidates as candidates_after, feedback_table
+
+# Scoring more (guess, candidate) pairs than this in one step takes seconds:
+# such a request gets a clear refusal instead of a hang.
+MAX_PAIRS = 2_000_000_000
+
+
+class StrategyError(MastermindError):
+    """An unknown strategy, or a position too large to score."""
+
+
+@dataclass(frozen=True)
+class Criterion:
+    """One comparison between guesses. ``key(counts, n)`` maps the class sizes
+    of each guess (``(guesses, slots)``) to a key where smaller is better:
+    one column, or several compared left to right. ``shown`` turns a key back
+    into the value a person reads."""
+
+    label: str
+    key: Callable[[np.ndarray, int], np.ndarray]
+    shown: Callable = lambda value: value
+    tolerance: float = 0.0
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A named way of choosing the next guess."""
+
+    name: str
+    description: str
+    reference: str
+    criteria: tuple[Criterion, ...] = ()
+    # Guess pool: every code, or only the candidates.
+    candidates_only: bool = False
+    # Ties go first to candidates, then to the first in ascending order.
+    prefer_candidates: bool = True
+    # Guess the first candidate outright when this many or fewer remain.
+    first_candidate_at: int = 1
+    # A candidate that splits the rest into single codes is best by every
+    # criterion, so the search may stop there.
+    perfect_split_wins: bool = True
+    # No score at all: pick a candidate (first, or at random).
+    random: bool = False
+
+    def score(self, counts_row: np.ndarray, n: int) -> dict:
+        """The named values this strategy compares, for one guess."""
+        out = {}
+        for crit in self.criteria:
+            key = np.asarray(crit.key(counts_row[None, :], n))[0]
+            out[crit.label] = crit.shown(key)
+        return out
+
+
+# --- scores of partitions (rows of class sizes) -------------------------------------------
+
+
+def largest(counts, n):
+    """Size of the largest class."""
+    return counts.max(axis=1)
+
+
+def sizes_descending(counts, n):
+    """All class sizes, largest first."""
+    return -np.sort(-counts, axis=1)
+
+
+def negative_entropy(counts, n):
+    """``sum p log2 p``: minus the Shannon entropy of the class sizes."""
+    p = counts / n
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(counts > 0, p * np.log2(np.where(counts > 0, p, 1)), 0.0)
+    return terms.sum(axis=1)
+
+
+def expected_size(counts, n):
+    """Expected size of the class that remains: ``sum size² / n``."""
+    return (counts.astype(np.int64) ** 2).sum(axis=1) / n
+
+
+def sum_squares(counts, n):
+    """``sum size²``."""
+    return (counts.astype(np.int64) ** 2).sum(axis=1)
+
+
+def fewer_parts(counts, n):
+    """Minus the number of non-empty classes."""
+    return -(counts > 0).sum(axis=1)
+
+
+def spread(counts, n):
+    """Standard deviation of the non-empty class sizes (population)."""
+    parts = (counts > 0).sum(axis=1)
+    mean = n / parts
+    squares = (counts.astype(np.float64) ** 2).sum(axis=1)
+    return np.sqrt(np.maximum(squares / parts - mean**2, 0.0))
+
+
+def _sizes_shown(key):
+    return [int(v) for v in key if v]
+
+
+PRESETS: dict[str, Strategy] = {}
+
+
+def register(strategy: Strategy) -> Strategy:
+    """Add a strategy to :data:`PRESETS` under its name."""
+    PRESETS[strategy.name] = strategy
+    return strategy
+
+
+register(Strategy(
+    "simple", "Always guess the first code still possible, in ascending order.",
+    "Shapiro 1983; Kooi 2005", candidates_only=True,
+))
+register(Strategy(
+    "random", "Guess a code still possible, chosen uniformly at random (seedable).",
+    "common folklore; a classic blog solver", candidates_only=True, random=True,
+))
+register(Strategy(
+    "knuth", "Minimise the size of the largest class the guess can leave.",
+    "Knuth 1976", (Criterion("largest class", largest, int),),
+))
+register(Strategy(
+    "minimax-lex", "Minimise the largest class, then the second largest, and so on.",
+    "a refinement of Knuth's rule", (Criterion("class sizes", sizes_descending, _sizes_shown),),
+))
+register(Strategy(
+    "entropy", "Maximise the Shannon entropy of the class sizes (information gained).",
+    "Neuwirth 1982; Bestavros & Belal 1986",
+    (Criterion("entropy (bits)", negative_entropy, lambda v: round(-float(v), 6), 1e-9),),
+))
+register(Strategy(
+    "irving", "Minimise the expected size of the class that remains.",
+    "Irving 1979", (Criterion("expected size", expected_size, lambda v: round(float(v), 6), 1e-9),),
+))
+register(Strategy(
+    "most-parts", "Maximise the number of non-empty classes.",
+    "Kooi 2005", (Criterion("classes", fewer_parts, lambda v: -int(v)),),
+))
+register(Strategy(
+    "widedev", "Maximise the number of classes, then minimise the spread of their sizes.",
+    "Dowell",
+    (Criterion("classes", fewer_parts, lambda v: -int(v)),
+     Criterion("std dev of sizes", spread, lambda v: round(float(v), 6), 1e-9)),
+))
+register(Strategy(
+    "longrect", "Maximise the number of classes, then minimise the largest class.",
+    "Dowell",
+    (Criterion("classes", fewer_parts, lambda v: -int(v)),
+     Criterion("largest class", largest, int)),
+))
+register(Strategy(
+    "minimax-avg",
+    "Minimise the largest class, then the sum of squared class sizes; no preference "
+    "for codes still possible.",
+    "a Brain Breaker solver",
+    (Criterion("largest class", largest, int), Criterion("sum of squares", sum_squares, int)),
+    prefer_candidates=False, first_candidate_at=2, perfect_split_wins=False,
+))
+
+
+def get_strategy(name: str) -> Strategy:
+    """The preset called ``name``."""
+    try:
+        return PRESETS[name]
+    except (KeyError, TypeError):
+        known = ", ".join(PRESETS)
+        raise StrategyError(f"Unknown strategy '{name}'. Choose one of: {known}.") from None
+
+
+# --- the guess pool, reduced by symmetry --------------------------------------------------
+
+
+def colors_mask(size: GameSize, index: int) -> int:
+    """Bit mask of the (0-based) colours in the code at ``index``."""
+    mask = 0
+    for color in code_digits(size.pegs, size.colors)[index]:
+        mask |= 1 << int(color)
+    return mask
+
+
+@lru_cache(maxsize=1024)
+def guess_pool(pegs: int, colors: int, played: int) -> np.ndarray:
+    """Indices of the guesses worth scoring when the colours in bit mask
+    ``played`` have been used so far.
+
+    Colours never played are interchangeable, so of each set of guesses that
+    differ only by renaming them we keep the first in ascending order: the
+    unplayed colours must first appear as the smallest unplayed ones, in
+    increasing order. Before any guess, positions are interchangeable too and
+    one code per pattern remains (``1111, 1112, 1122, 1123, 1234``).
+    """
+    digits = code_digits(pegs, colors)
+    n = digits.shape[0]
+    unplayed = [c for c in range(colors) if not played >> c & 1]
+    expected = np.full(colors + 1, 255, dtype=np.int16)
+    expected[: len(unplayed)] = unplayed
+    seen = np.zeros(n, dtype=np.int64)
+    fresh = np.zeros(n, dtype=np.int64)
+    keep = np.ones(n, dtype=bool)
+    for i in range(pegs):
+        color = digits[:, i].astype(np.int64)
+        bit = np.left_shift(1, color)
+        is_new = ((played & bit) == 0) & ((seen & bit) == 0)
+        keep &= ~is_new | (color == expected[fresh])
+        fresh += is_new
+        seen |= bit
+    if played == 0:
+        # One code per pattern: non-decreasing pegs with non-increasing
+        # multiplicities (colours already appear in first-use order).
+        keep &= np.all(np.diff(digits.astype(np.int16), axis=1) >= 0, axis=1)
+        counts = np.stack([(digits == c).sum(axis=1) for c in range(colors)], axis=1)
+        keep &= np.all(np.diff(counts, axis=1) <= 0, axis=1)
+    pool = np.flatnonzero(keep).astype(np.int64)
+    pool.flags.writeable = False
+    return pool
+
+
+def full_pool(size: GameSize) -> np.ndarray:
+    """Every code, for checking the reduced pool against."""
+    return np.arange(size.n_codes, dtype=np.int64)
+
+
+# --- choosing ------------------------------------------------------------------------------
+
+
+def _select(strategy: Strategy, counts: np.ndarray, n: int, is_candidate: np.ndarray) -> int:
+    """Row of ``counts`` that wins on the criteria and the tie-breaks; rows are
+    in ascending order of code."""
+    alive = np.ones(counts.shape[0], dtype=bool)
+    for crit in strategy.criteria:
+        key = np.asarray(crit.key(counts, n), dtype=np.float64)
+        columns = key[:, None] if key.ndim == 1 else key
+        for j in range(columns.shape[1]):
+            column = columns[:, j]
+            best = column[alive].min()
+            alive &= column <= best + crit.tolerance
+    if strategy.prefer_candidates and (alive & is_candidate).any():
+        alive &= is_candidate
+    return int(np.argmax(alive))
+
+
+def choose(strategy: Strategy, table: FeedbackTable, cands: np.ndarray, pool: np.ndarray,
+           rng: np.random.Generator | None = None) -> int:
+    """Index of the next guess for candidate indices ``cands`` (ascending)."""
+    n = cands.shape[0]
+    if n <= strategy.first_candidate_at or (strategy.candidates_only and not strategy.criteria):
+        if strategy.random and n > 1:
+            rng = rng if rng is not None else np.random.default_rng()
+            return int(cands[rng.integers(n)])
+        return int(cands[0])
+    if strategy.perfect_split_wins and strategy.prefer_candidates:
+        counts = table.class_counts(cands, cands)
+        perfect = np.flatnonzero(counts.max(axis=1) <= 1)
+        if perfect.size:
+            return int(cands[perfect[0]])
+        if strategy.candidates_only:
+            return int(cands[_select(strategy, counts, n, np.ones(n, dtype=bool))])
+    if strategy.candidates_only:
+        pool = cands
+    if pool.shape[0] * n > MAX_PAIRS:
+        raise StrategyError(
+            f"{n:,} codes are still possible and {pool.shape[0]:,} guesses would have to be "
+            "scored against them: too much to do now. Make another guess first."
+        )
+    counts = table.class_counts(pool, cands)
+    is_candidate = np.isin(pool, cands, assume_unique=True)
+    return int(pool[_select(strategy, counts, n, is_candidate)])
+
+
+@dataclass
+class Suggestion:
+    """A strategy's next guess, its score and the partition it makes."""
+
+    strategy: Strategy
+    guess: Code
+    remaining: int
+    score: dict
+    partition: dict[Feedback, int] = field(default_factory=dict)
+
+    @property
+    def is_candidate(self) -> bool:
+        return self.partition.get(Feedback(len(self.guess.pegs), 0), 0) > 0
+
+
+def played_mask(size: GameSize, history) -> int:
+    """Bit mask of every colour used in the history's guesses."""
+    mask = 0
+    for guess, _ in history:
+        for peg in guess.pegs:
+            mask |= 1 << (peg - 1)
+    return mask
+
+
+def best_guess(strategy: Strategy | str, size: GameSize, history=(), rng=None,
+               table: FeedbackTable | None = None) -> Suggestion:
+    """The guess ``strategy`` makes after ``history`` (``(Code, Feedback)``
+    pairs), with its score and the partition of the candidates it makes."""
+    if isinstance(strategy, str):
+        strategy = get_strategy(strategy)
+    table = table or feedback_table(size)
+    cands = candidates_after(size, history).astype(np.int64)
+    pool = guess_pool(size.pegs, size.colors, played_mask(size, history))
+    index = choose(strategy, table, cands, pool, rng)
+    counts = table.class_counts(np.array([index]), cands)[0]
+    partition = {Feedback.decode(fb, size.pegs): int(c) for fb, c in enumerate(counts) if c}
+    return Suggestion(
+        strategy, Code.from_index(index, size), int(cands.shape[0]),
+        strategy.score(counts, int(cands.shape[0])), partition,
+    )

@@ -1,0 +1,157 @@
+"""Whole-game analysis: play a strategy against every secret at once and
+build its decision tree."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .codes import Code, Feedback, GameSize, SizeError
+from .feedback import FeedbackTable, feedback_table
+from .codes import secret_indices
+from .strategies import Strategy, choose, colors_mask, get_strategy, guess_pool
+
+# Whole-game analysis keeps the full feedback matrix; 5 pegs × 8 colours
+# (32,768 codes) needs 1 GiB of it, the largest size analysed.
+MAX_TREE_CODES = 32_768
+MATRIX_BYTES = MAX_TREE_CODES**2
+
+
+@dataclass
+class Node:
+    """A guess and, for each reply, what follows: another node, or the
+    secret itself when the reply is all black."""
+
+    guess: int
+    children: dict[int, "Node | int"] = field(default_factory=dict)
+
+
+@dataclass
+class Analysis:
+    """A strategy's decision tree over every secret and its figures."""
+
+    size: GameSize
+    strategy: Strategy
+    root: Node
+    depths: np.ndarray  # guesses needed, indexed like secret_indices(size)
+    seconds: float
+
+    @property
+    def total(self) -> int:
+        return int(self.depths.sum())
+
+    @property
+    def mean(self) -> float:
+        return float(self.depths.mean())
+
+    @property
+    def stddev(self) -> float:
+        return float(self.depths.std())
+
+    @property
+    def max(self) -> int:
+        return int(self.depths.max())
+
+    @property
+    def first_guess(self) -> Code:
+        return Code.from_index(self.root.guess, self.size)
+
+    @property
+    def histogram(self) -> dict[int, int]:
+        """How many secrets take exactly 1, 2, 3, ... guesses."""
+        counts = np.bincount(self.depths)
+        return {k: int(c) for k, c in enumerate(counts) if k and c}
+
+    def worst_secrets(self) -> list[Code]:
+        """The secrets that need the most guesses."""
+        worst = secret_indices(self.size)[self.depths == self.depths.max()]
+        return [Code.from_index(i, self.size) for i in worst]
+
+    def summary(self) -> dict:
+        """The JSON figures of the command line."""
+        return {
+            "pegs": self.size.pegs,
+            "colors": self.size.colors,
+            "distinct": self.size.distinct,
+            "strategy": self.strategy.name,
+            "total": self.total,
+            "mean": round(self.mean, 6),
+            "stddev": round(self.stddev, 6),
+            "max": self.max,
+            "first_guess": str(self.first_guess),
+            "histogram": {str(k): v for k, v in self.histogram.items()},
+            "seconds": round(self.seconds, 4),
+        }
+
+    def export(self) -> dict:
+        """The tree as nested JSON: ``{"guess", "children": {"b,w": ...}}``
+        with ``{"secret": ...}`` at the leaves."""
+        return export_node(self.root, self.size)
+
+
+def export_node(node: Node, size: GameSize) -> dict:
+    """One node of :meth:`Analysis.export`."""
+    children = {}
+    for reply, child in node.children.items():
+        key = Feedback.decode(reply, size.pegs).key
+        if isinstance(child, Node):
+            children[key] = export_node(child, size)
+        else:
+            children[key] = {"secret": str(Code.from_index(child, size))}
+    return {"guess": str(Code.from_index(node.guess, size)), "children": children}
+
+
+def check_analysable(size: GameSize) -> None:
+    """Raise :class:`SizeError` for sizes too large to analyse here."""
+    if size.n_codes > MAX_TREE_CODES:
+        raise SizeError(
+            f"{size.label()} has {size.n_codes:,} codes; whole-game analysis goes up to "
+            f"{MAX_TREE_CODES:,} (5 pegs × 8 colours)."
+        )
+
+
+def analyse(strategy: Strategy | str, size: GameSize, seed: int = 0, progress=None,
+            table: FeedbackTable | None = None) -> Analysis:
+    """Play ``strategy`` against every secret of ``size`` and build its tree.
+
+    ``progress(done, total)`` is told how many secrets have been placed.
+    """
+    if isinstance(strategy, str):
+        strategy = get_strategy(strategy)
+    check_analysable(size)
+    started = time.perf_counter()
+    table = table or feedback_table(size, MATRIX_BYTES)
+    secrets = secret_indices(size).astype(np.int64)
+    position = np.full(size.n_codes, -1, dtype=np.int64)
+    position[secrets] = np.arange(secrets.shape[0])
+    depths = np.zeros(secrets.shape[0], dtype=np.int64)
+    rng = np.random.default_rng(seed)
+    solved = size.solved
+    placed = 0
+
+    def grow(cands: np.ndarray, depth: int, played: int) -> Node:
+        nonlocal placed
+        pool = guess_pool(size.pegs, size.colors, played)
+        guess = choose(strategy, table, cands, pool, rng)
+        node = Node(guess)
+        replies = table.row(guess, cands)
+        order = np.argsort(replies, kind="stable")
+        replies, members = replies[order], cands[order]
+        values, starts = np.unique(replies, return_index=True)
+        bounds = list(starts[1:]) + [members.shape[0]]
+        played_next = played | colors_mask(size, guess)
+        for reply, start, stop in zip(values, starts, bounds):
+            if reply == solved:
+                node.children[int(reply)] = guess
+                depths[position[guess]] = depth
+                placed += 1
+            else:
+                node.children[int(reply)] = grow(members[start:stop], depth + 1, played_next)
+        if progress:
+            progress(placed, secrets.shape[0])
+        return node
+
+    root = grow(secrets, 1, 0)
+    return Analysis(size, strategy, root, depths, time.perf_counter() - started)
