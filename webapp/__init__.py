@@ -1,0 +1,40 @@
+"""Mastermind lab: play Mastermind in the browser and watch codebreaking
+algorithms at work. ``create_app`` builds the Flask application."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from flask import Flask
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def create_app(config=None) -> Flask:
+    """Build the app; ``config`` is a mapping applied over the defaults."""
+    app = Flask(
+        __name__,
+        instance_path=str(ROOT / "instance"),
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    app.config.from_mapping(
+        DATABASE=os.path.join(app.instance_path, "mastermind.sqlite3"),
+        MAX_CONTENT_LENGTH=16 * 1024,
+        MAX_FORM_MEMORY_SIZE=16 * 1024,
+        # How much work one suggestion may do, in (guess, code) pairs scored.
+        SUGGESTION_MAX_PAIRS=300_000_000,
+    )
+    if config:
+        app.config.update(config)
+    os.makedirs(os.path.dirname(os.path.abspath(app.config["DATABASE"])), exist_ok=True)
+
+    from . import api, errors, play, store, web
+
+    store.init_app(app)
+    web.init_app(app)
+    errors.init_app(app)
+    play.init_app(app)
+    api.init_app(app)
+    return app

@@ -13,7 +13,7 @@ from .codes import (
     feedback,
     secret_indices,
 )
-from .feedback import FeedbackTable, candidates, consistent, feedback_table
+from .tables import FeedbackTable, candidates, consistent, feedback_table
 from .strategies import PRESETS, Strategy, StrategyError, Suggestion, best_guess, get_strategy
 from .tree import Analysis, analyse
 

@@ -15,7 +15,7 @@ from typing import Callable
 import numpy as np
 
 from .codes import Code, Feedback, GameSize, MastermindError, code_digits
-from .feedback import FeedbackTable, candidates as candidates_after, feedback_table
+from .tables import FeedbackTable, candidates as candidates_after, feedback_table
 
 # Scoring more (guess, candidate) pairs than this in one step takes seconds:
 # such a request gets a clear refusal instead of a hang.

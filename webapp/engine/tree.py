@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .codes import Code, Feedback, GameSize, SizeError
-from .feedback import FeedbackTable, feedback_table
+from .tables import FeedbackTable, feedback_table
 from .codes import secret_indices
 from .strategies import Strategy, choose, colors_mask, get_strategy, guess_pool
 

@@ -1,0 +1,135 @@
+// Board keyboard and palette support. The form works without this file:
+// it only fills the same text field by clicks and keys, checks the guess
+// before it is sent, and puts focus back on the input after htmx swaps.
+(function () {
+  "use strict";
+
+  function game() { return document.getElementById("game"); }
+  function input() { return document.getElementById("guess-input"); }
+
+  function digits(value) { return (value || "").replace(/[^0-9]/g, ""); }
+
+  function render() {
+    var field = input(), box = game();
+    if (!field || !box) return;
+    var slots = box.querySelectorAll(".slots .peg");
+    var value = digits(field.value);
+    slots.forEach(function (slot, i) {
+      var digit = value[i];
+      var source = digit && box.querySelector('.palette [data-color="' + digit + '"]');
+      if (source) {
+        slot.className = "peg filled";
+        slot.setAttribute("style", source.getAttribute("style"));
+        slot.innerHTML = source.innerHTML;
+      } else {
+        slot.className = "peg empty";
+        slot.removeAttribute("style");
+        slot.innerHTML = "<b>&nbsp;</b>";
+      }
+    });
+  }
+
+  function add(digit) {
+    var field = input(), box = game();
+    if (!field || !box) return;
+    var pegs = Number(box.dataset.pegs);
+    var value = digits(field.value);
+    if (value.length >= pegs) return;
+    field.value = value + digit;
+    message("");
+    render();
+  }
+
+  function removeLast() {
+    var field = input();
+    if (!field) return;
+    field.value = digits(field.value).slice(0, -1);
+    render();
+  }
+
+  function message(text) {
+    var box = document.getElementById("guess-error");
+    if (box) box.textContent = text;
+    var field = input();
+    if (field) {
+      if (text) field.setAttribute("aria-invalid", "true");
+      else field.removeAttribute("aria-invalid");
+    }
+  }
+
+  // The same checks the server makes, so the player hears why at once.
+  function problem() {
+    var field = input(), box = game();
+    var pegs = Number(box.dataset.pegs), colors = Number(box.dataset.colors);
+    var raw = field.value.replace(/[\s,\-]/g, "");
+    if (!raw) return "Enter " + pegs + " colours first.";
+    if (/[^0-9]/.test(raw)) return "Use only the digits 1 to " + colors + ".";
+    if (raw.length !== pegs) return "A code has " + pegs + " colours; '" + raw + "' has " + raw.length + ".";
+    for (var i = 0; i < raw.length; i++) {
+      var d = Number(raw[i]);
+      if (d < 1 || d > colors) return "Colour " + d + " is not in this game: use 1 to " + colors + ".";
+    }
+    return "";
+  }
+
+  function submit() {
+    var form = document.getElementById("guess-form");
+    if (form) form.requestSubmit();
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("#guess-form .palette button");
+    if (!button) return;
+    if (button.dataset.action === "backspace") removeLast();
+    else add(button.dataset.color);
+  });
+
+  document.addEventListener("input", function (event) {
+    if (event.target === input()) { message(""); render(); }
+  });
+
+  document.addEventListener("keydown", function (event) {
+    var field = input();
+    if (!field || event.ctrlKey || event.metaKey || event.altKey) return;
+    var target = event.target;
+    if (target === field) return; // the text field handles its own keys
+    if (target.closest && target.closest("input, textarea, select, a, summary")) return;
+    var onButton = target.tagName === "BUTTON";
+    if (/^[0-9]$/.test(event.key)) {
+      var colors = Number(game().dataset.colors);
+      var d = Number(event.key);
+      if (d >= 1 && d <= colors) add(event.key);
+      else message("Colour " + d + " is not in this game: use 1 to " + colors + ".");
+      event.preventDefault();
+    } else if (event.key === "Backspace") {
+      removeLast();
+      event.preventDefault();
+    } else if (event.key === "Enter" && !onButton) {
+      submit();
+      event.preventDefault();
+    }
+  });
+
+  document.addEventListener("submit", function (event) {
+    if (event.target.id !== "guess-form") return;
+    var why = problem();
+    if (why) {
+      message(why);
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      input().focus();
+    }
+  }, true);
+
+  document.addEventListener("htmx:afterSettle", function () {
+    render();
+    var field = input();
+    if (field) field.focus();
+    else {
+      var outcome = document.getElementById("outcome");
+      if (outcome) outcome.focus();
+    }
+  });
+
+  document.addEventListener("DOMContentLoaded", render);
+})();

@@ -1,0 +1,151 @@
+"""Real games in Debian's Chromium: by mouse, by keyboard, and with JavaScript off."""
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from webapp import store
+from webapp.engine import Code, feedback
+
+SHOTS = Path(__file__).resolve().parent.parent / "test-results"
+
+
+def secret_of(app, page) -> tuple[str, store.Game]:
+    game_id = page.url.rstrip("/").rsplit("/", 1)[1]
+    with app.app_context():
+        game = store.load_game(game_id)
+    return str(game.secret), game
+
+
+def wrong_guesses(secret: str, colors: int, pegs: int, count: int) -> list[str]:
+    """A few guesses that are not the secret, to see real feedback rows."""
+    out, n = [], 1
+    while len(out) < count:
+        guess = "".join(str((n + i) % colors + 1) for i in range(pegs))
+        if guess != secret and guess not in out:
+            out.append(guess)
+        n += 1
+    return out
+
+
+def check_rows(page, game, secret: str, guesses: list[str]):
+    """Every row on the board shows what the engine computes."""
+    rows = page.locator("ol.rows > li.row")
+    expect(rows).to_have_count(len(guesses))
+    s = Code.parse(secret, game.size)
+    for row, guess in zip(rows.all(), guesses):
+        reply = feedback(Code.parse(guess, game.size), s)
+        assert row.get_attribute("data-guess") == guess
+        assert (int(row.get_attribute("data-black")), int(row.get_attribute("data-white"))) == (
+            reply.black, reply.white)
+        expect(row.locator(".reply-text")).to_have_text(reply.describe())
+        expect(row.locator(".key.black")).to_have_count(reply.black)
+        expect(row.locator(".key.white")).to_have_count(reply.white)
+
+
+def start(page, live_server, preset="Classic"):
+    page.goto(live_server.url + "/")
+    page.get_by_role("button", name=preset).click()
+    expect(page.locator("#game")).to_be_visible()
+
+
+def test_win_by_clicking(page, live_server, app):
+    start(page, live_server)
+    secret, game = secret_of(app, page)
+    played = wrong_guesses(secret, 6, 4, 2)
+    for guess in played + [secret]:
+        page.get_by_role("button", name="Remove the last colour").click()  # harmless on empty
+        for digit in guess:
+            page.locator(f'.palette button[data-color="{digit}"]').click()
+        expect(page.locator("#guess-input")).to_have_value(guess)
+        url = page.url
+        page.get_by_role("button", name="Guess", exact=True).click()
+        if guess != secret:
+            expect(page.locator("#guess-input")).to_have_value("")
+            expect(page.locator("#guess-input")).to_be_focused()
+            assert page.url == url  # swapped in place, no reload
+    expect(page.locator(".outcome h2")).to_have_text("You cracked it in 3 guesses!")
+    expect(page.locator("#announce")).to_contain_text("You cracked the code in 3 guesses")
+    check_rows(page, game, secret, played + [secret])
+    expect(page.locator(".secret-text")).to_have_text(secret)
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "board-won.png"), full_page=True)
+
+
+def test_incomplete_guess_says_why(page, live_server, app):
+    start(page, live_server)
+    page.locator('.palette button[data-color="3"]').click()
+    page.get_by_role("button", name="Guess", exact=True).click()
+    expect(page.locator("#guess-error")).to_contain_text("A code has 4 colours; '3' has 1.")
+    page.locator("#guess-input").fill("1279")
+    page.keyboard.press("Enter")
+    expect(page.locator("#guess-error")).to_contain_text("Colour 7 is not in this game")
+    expect(page.locator("ol.rows > li")).to_have_count(0)
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "board-error.png"), full_page=True)
+
+
+def test_win_by_keyboard_only(page, live_server, app):
+    page.goto(live_server.url + "/")
+    # Tab from the top of the page to the Brain Breaker preset and press Enter.
+    for _ in range(20):
+        page.keyboard.press("Tab")
+        if "Brain Breaker" in (page.evaluate("document.activeElement.textContent") or ""):
+            break
+    page.keyboard.press("Enter")
+    expect(page.locator("#guess-input")).to_be_focused()
+    secret, game = secret_of(app, page)
+    played = wrong_guesses(secret, 5, 4, 3)
+    for count, guess in enumerate(played + [secret], start=1):
+        page.keyboard.type(guess[:2] + "5")
+        page.keyboard.press("Backspace")
+        page.keyboard.type(guess[2:])
+        page.keyboard.press("Enter")
+        expect(page.locator("ol.rows > li")).to_have_count(count)
+    expect(page.locator(".outcome h2")).to_have_text("You cracked it in 4 guesses!")
+    check_rows(page, game, secret, played + [secret])
+    # Focus lands on the outcome; the next Tab reaches "Play again".
+    expect(page.locator("#outcome")).to_be_focused()
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("button", name="Play again")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#guess-input")).to_be_focused()
+    expect(page.locator("ol.rows > li")).to_have_count(0)
+
+
+def test_digits_typed_outside_the_field(page, live_server, app):
+    start(page, live_server)
+    page.locator('.palette button[data-color="1"]').focus()
+    page.keyboard.type("23")
+    page.keyboard.press("Backspace")
+    page.keyboard.type("456")
+    expect(page.locator("#guess-input")).to_have_value("2456")
+    expect(page.locator(".slots .peg.filled")).to_have_count(4)
+
+
+@pytest.fixture
+def nojs_page(browser):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def test_play_without_javascript(nojs_page, live_server, app):
+    page = nojs_page
+    start(page, live_server, "Distinct")
+    expect(page.locator(".palette")).to_be_hidden()
+    secret, game = secret_of(app, page)
+    assert game.size.distinct
+    played = wrong_guesses(secret, 6, 4, 2) + ["12"]
+    for guess in played + [secret]:
+        page.locator("#guess-input").fill(guess)
+        page.get_by_role("button", name="Guess", exact=True).click()
+        if guess == "12":
+            expect(page.locator("#guess-error")).to_contain_text("has 2")
+    played.remove("12")
+    expect(page.locator(".outcome h2")).to_contain_text("You cracked it in 3 guesses")
+    check_rows(page, game, secret, played + [secret])
+    page.get_by_role("button", name="Show codes still possible").click()
+    expect(page.locator("#possible-count")).to_have_text("1")

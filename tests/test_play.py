@@ -1,0 +1,154 @@
+"""The HTML pages: home, new games, the board, guesses with and without htmx."""
+
+import re
+
+import pytest
+
+from webapp import store
+from webapp.engine import Code, GameSize
+
+HX = {"HX-Request": "true"}
+
+
+def error_text(html: str) -> str:
+    return " ".join(m.strip() for m in re.findall(r'class="error"[^>]*>([^<]*)<', html) if m.strip())
+
+
+def test_home_lists_presets(client):
+    html = client.get("/").get_data(as_text=True)
+    for title in ("Classic", "Brain Breaker", "Super Mastermind", "Distinct"):
+        assert title in html
+    assert 'action="/games"' in html
+
+
+@pytest.mark.parametrize("preset, pegs, colors, limit, distinct", [
+    ("classic", 4, 6, 10, False), ("brain-breaker", 4, 5, 10, False),
+    ("super", 5, 8, 12, False), ("distinct", 4, 6, 10, True),
+])
+def test_presets_create_games(client, app, preset, pegs, colors, limit, distinct):
+    resp = client.post("/games", data={"preset": preset})
+    assert resp.status_code == 303
+    game_id = resp.headers["Location"].rsplit("/", 1)[1]
+    with app.app_context():
+        game = store.load_game(game_id)
+    assert (game.size.pegs, game.size.colors, game.max_guesses, game.size.distinct) == (
+        pegs, colors, limit, distinct)
+    if distinct:
+        assert game.secret.is_distinct()
+
+
+def test_custom_game_and_errors(client):
+    resp = client.post("/games", data={"pegs": "3", "colors": "5", "max_guesses": "8", "distinct": "1"})
+    assert resp.status_code == 303
+    resp = client.post("/games", data={"pegs": "9", "colors": "5", "max_guesses": "8"})
+    assert resp.status_code == 400 and "pegs must be from 2 to 6" in error_text(resp.get_data(as_text=True))
+    resp = client.post("/games", data={"pegs": "four", "colors": "5", "max_guesses": "8"})
+    assert resp.status_code == 400 and "whole number" in error_text(resp.get_data(as_text=True))
+
+
+@pytest.fixture
+def game(app):
+    with app.app_context():
+        return store.create_game(GameSize(), 3, Code.parse("6543", GameSize()))
+
+
+def moves(app, game_id):
+    with app.app_context():
+        return [str(m.guess) for m in store.load_game(game_id).moves]
+
+
+def test_guess_without_htmx_redirects(client, app, game):
+    resp = client.post(f"/games/{game.id}/guesses", data={"guess": "1122", "move": "1"})
+    assert resp.status_code == 303 and resp.headers["Location"] == f"/games/{game.id}"
+    html = client.get(f"/games/{game.id}").get_data(as_text=True)
+    assert 'data-guess="1122" data-black="0" data-white="0"' in html
+    assert "0 black, 0 white" in html
+    assert moves(app, game.id) == ["1122"]
+
+
+def test_guess_with_htmx_returns_the_board_fragment(client, game):
+    resp = client.post(f"/games/{game.id}/guesses", data={"guess": "3456", "move": "1"}, headers=HX)
+    html = resp.get_data(as_text=True)
+    assert resp.status_code == 200
+    assert html.lstrip().startswith('<section id="game"')
+    assert "<html" not in html
+    assert 'data-guess="3456" data-black="0" data-white="4"' in html
+    assert 'name="move" value="2"' in html
+    assert 'hx-swap-oob="innerHTML">Guess 1: 3456 gave 0 black, 4 white.' in html
+    assert "HX-Request" in resp.headers["Vary"]
+
+
+@pytest.mark.parametrize("guess, status, words", [
+    ("12", 400, "has 2"), ("1279", 400, "Colour 7, 9"), ("", 400, "Enter 4 colours"),
+    ("12ab", 400, "not a colour"),
+])
+def test_bad_guess_says_why_and_changes_nothing(client, app, game, guess, status, words):
+    for headers in ({}, HX):
+        resp = client.post(f"/games/{game.id}/guesses", data={"guess": guess, "move": "1"}, headers=headers)
+        assert resp.status_code == status
+        assert words in error_text(resp.get_data(as_text=True))
+    assert moves(app, game.id) == []
+
+
+def test_double_submit_is_recorded_once(client, app, game):
+    client.post(f"/games/{game.id}/guesses", data={"guess": "1122", "move": "1"})
+    resp = client.post(f"/games/{game.id}/guesses", data={"guess": "1122", "move": "1"})
+    assert resp.status_code == 409 and "already recorded" in error_text(resp.get_data(as_text=True))
+    assert moves(app, game.id) == ["1122"]
+
+
+def test_missing_move_number(client, app, game):
+    resp = client.post(f"/games/{game.id}/guesses", data={"guess": "1122"})
+    assert resp.status_code == 409 and moves(app, game.id) == []
+
+
+def secret_visible(html: str, secret: str, game_id: str) -> bool:
+    html = html.replace(game_id, "")
+    return secret in html or 'aria-label="Secret' in html
+
+
+def test_secret_hidden_until_the_end(client, game):
+    pages = [client.get(f"/games/{game.id}")]
+    for n, guess in enumerate(("1111", "2222"), start=1):
+        pages.append(client.post(f"/games/{game.id}/guesses", data={"guess": guess, "move": str(n)}, headers=HX))
+        pages.append(client.get(f"/games/{game.id}"))
+        pages.append(client.get(f"/api/games/{game.id}"))
+    pages.append(client.post(f"/games/{game.id}/counter", data={"show": "1"}, headers=HX))
+    for resp in pages:
+        assert not secret_visible(resp.get_data(as_text=True), "6543", game.id)
+        assert "Set-Cookie" not in resp.headers
+        assert not any("6543" in v for k, v in resp.headers.items())
+    resp = client.post(f"/games/{game.id}/guesses", data={"guess": "3333", "move": "3"}, headers=HX)
+    html = resp.get_data(as_text=True)
+    assert secret_visible(html, "6543", game.id) and "Out of guesses" in html
+
+
+def test_winning_reveals_and_congratulates(client, game):
+    client.post(f"/games/{game.id}/guesses", data={"guess": "6543", "move": "1"})
+    html = client.get(f"/games/{game.id}").get_data(as_text=True)
+    assert "You cracked it in 1 guess" in html and 'id="guess-form"' not in html
+    resp = client.post(f"/games/{game.id}/guesses", data={"guess": "6543", "move": "2"})
+    assert resp.status_code == 409 and "over" in error_text(resp.get_data(as_text=True))
+
+
+def test_counter_toggle(client, game):
+    html = client.get(f"/games/{game.id}").get_data(as_text=True)
+    assert "possible-count" not in html
+    client.post(f"/games/{game.id}/guesses", data={"guess": "1122", "move": "1"})
+    resp = client.post(f"/games/{game.id}/counter", data={"show": "1"})
+    assert resp.status_code == 303
+    html = client.get(f"/games/{game.id}").get_data(as_text=True)
+    assert re.search(r'id="possible-count">(\d+)<', html)[1] == "256"  # 1122 → 0 black, 0 white
+    client.post(f"/games/{game.id}/counter", data={"show": "0"})
+    assert "possible-count" not in client.get(f"/games/{game.id}").get_data(as_text=True)
+
+
+def test_unknown_game_pages(client):
+    assert client.get("/games/nope").status_code == 404
+    resp = client.post("/games/nope/guesses", data={"guess": "1122", "move": "1"})
+    assert resp.status_code == 404 and "no game" in resp.get_data(as_text=True)
+
+
+def test_oversized_form(client, game):
+    resp = client.post(f"/games/{game.id}/guesses", data={"guess": "1" * 40000, "move": "1"})
+    assert resp.status_code == 413

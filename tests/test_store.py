@@ -1,0 +1,114 @@
+"""Storage: games survive restarts, moves are recorded once, workers share the file."""
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from webapp import create_app, store
+from webapp.engine import Code, GameSize
+
+
+def test_ids_are_long_and_random():
+    ids = {store.new_game_id() for _ in range(1000)}
+    assert len(ids) == 1000
+    assert all(len(i) >= 22 for i in ids)  # 16 random bytes, base64
+
+
+def test_game_survives_restart(db_path):
+    first = create_app({"DATABASE": db_path})
+    with first.app_context():
+        game = store.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
+        store.add_guess(game.id, Code.parse("1111", GameSize()))
+        store.add_guess(game.id, Code.parse("1122", GameSize()))
+    second = create_app({"DATABASE": db_path})  # a new process would do the same
+    client = second.test_client()
+    data = client.get(f"/api/games/{game.id}").get_json()
+    assert [g["guess"] for g in data["guesses"]] == ["1111", "1122"]
+    data = client.post(f"/api/games/{game.id}/guesses", json={"guess": "1234"}).get_json()
+    assert data["status"] == "won" and data["secret"] == "1234"
+
+
+def test_database_is_in_wal_mode(app, db_path):
+    with app.app_context():
+        assert store.get_db().execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_same_move_twice_is_recorded_once(app):
+    with app.app_context():
+        game = store.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
+        store.add_guess(game.id, Code.parse("1111", GameSize()), move=1)
+        with pytest.raises(store.StaleMove):
+            store.add_guess(game.id, Code.parse("1111", GameSize()), move=1)
+        assert len(store.load_game(game.id).moves) == 1
+
+
+def test_concurrent_posts_of_one_move(app):
+    """Many threads post move 1 at once: exactly one is accepted."""
+    with app.app_context():
+        game = store.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
+
+    def post(_):
+        return app.test_client().post(
+            f"/api/games/{game.id}/guesses", json={"guess": "1122", "move": 1}).status_code
+
+    with ThreadPoolExecutor(8) as pool:
+        codes = list(pool.map(post, range(16)))
+    assert codes.count(200) == 1 and codes.count(409) == 15
+    with app.app_context():
+        assert len(store.load_game(game.id).moves) == 1
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def call(url, body=None):
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        return resp.status, json.loads(resp.read())
+
+
+def test_gunicorn_workers_share_games(tmp_path):
+    """Four gunicorn workers serve one game's moves in turn, none lost or doubled."""
+    port = free_port()
+    db = str(tmp_path / "shared.sqlite3")
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    proc = subprocess.Popen(
+        [str(gunicorn), "--workers", "4", "--bind", f"127.0.0.1:{port}",
+         f"webapp:create_app({{'DATABASE': {db!r}}})"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=Path(__file__).parent.parent,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 30
+        while True:
+            try:
+                status, game = call(base + "/api/games", {"max_guesses": 30})
+                break
+            except OSError:
+                if time.time() > deadline:
+                    raise
+                time.sleep(0.2)
+        assert status == 201
+        guesses = ["1111", "2222", "3333", "4444", "5555", "6666", "1212", "3434"] * 3
+        for n, guess in enumerate(guesses, start=1):
+            status, game = call(f"{base}/api/games/{game['id']}/guesses", {"guess": guess, "move": n})
+            if game["status"] != "playing":
+                break
+        status, final = call(f"{base}/api/games/{game['id']}")
+        assert [g["guess"] for g in final["guesses"]] == guesses[: len(final["guesses"])]
+        assert len(final["guesses"]) == n
+    finally:
+        proc.terminate()
+        proc.wait(10)

@@ -1,0 +1,117 @@
+"""Strategies: the mechanism, the symmetry reduction and the tie-breaks."""
+
+import numpy as np
+import pytest
+
+from webapp.engine import Code, Feedback, GameSize, PRESETS, StrategyError, best_guess, get_strategy
+from webapp.engine.strategies import choose, full_pool, guess_pool, played_mask
+from webapp.engine.tables import candidates, feedback_table
+
+
+def test_first_guess_patterns():
+    pool = guess_pool(4, 6, 0)
+    assert [str(Code.from_index(i, GameSize())) for i in pool] == ["1111", "1112", "1122", "1123", "1234"]
+
+
+def test_unplayed_colours_are_interchangeable():
+    size = GameSize()
+    mask = played_mask(size, [(Code.parse("1122", size), Feedback(1, 0))])
+    pool = [str(Code.from_index(i, size)) for i in guess_pool(4, 6, mask)]
+    assert "1123" in pool and "1134" in pool
+    assert "3456" in pool
+    assert "1124" not in pool and "1143" not in pool and "3465" not in pool
+
+
+SMALL = [GameSize(3, 4), GameSize(4, 4), GameSize(3, 5, distinct=True), GameSize(4, 3)]
+
+
+@pytest.mark.parametrize("size", SMALL, ids=lambda s: s.label())
+@pytest.mark.parametrize("name", [n for n, s in PRESETS.items() if not s.candidates_only])
+def test_reduced_pool_matches_full_pool(size, name):
+    """Every node of a few games: the symmetric pool picks what all codes pick."""
+    strategy = get_strategy(name)
+    table = feedback_table(size)
+    rng = np.random.default_rng(7)
+    secrets = rng.choice(candidates(size), size=6, replace=False)
+    for secret in secrets:
+        history = []
+        while True:
+            cands = candidates(size, history).astype(np.int64)
+            reduced = choose(strategy, table, cands, guess_pool(size.pegs, size.colors, played_mask(size, history)))
+            full = choose(strategy, table, cands, full_pool(size))
+            assert reduced == full
+            reply = Feedback.decode(table.row(reduced, np.array([secret]))[0], size.pegs)
+            if reply.black == size.pegs:
+                break
+            history.append((Code.from_index(reduced, size), reply))
+
+
+def test_non_candidate_can_split_better():
+    # From the rules document: no candidate separates these six, but 1261 does.
+    size = GameSize()
+    cands = np.array(sorted(Code.parse(c, size).index(size) for c in
+                            ["1211", "1212", "1216", "1245", "1515", "1615"]), dtype=np.int64)
+    table = feedback_table(size)
+    assert table.class_counts(cands, cands).max(axis=1).min() > 1
+    assert table.class_counts(np.array([Code.parse("1261", size).index(size)]), cands).max() == 1
+    guess = choose(get_strategy("knuth"), table, cands, full_pool(size))
+    assert table.class_counts(np.array([guess]), cands).max() == 1
+
+
+def test_knuth_first_guess_and_partition():
+    s = best_guess("knuth", GameSize())
+    assert str(s.guess) == "1122"
+    assert s.score == {"largest class": 256}
+    assert sum(s.partition.values()) == 1296
+    assert s.partition[Feedback(1, 0)] == 256
+
+
+def test_suggestion_after_history():
+    size = GameSize()
+    history = [(Code.parse("1122", size), Feedback(1, 0)), (Code.parse("3456", size), Feedback(0, 2))]
+    s = best_guess("knuth", size, history)
+    assert s.remaining == len(candidates(size, history))
+    assert sum(s.partition.values()) == s.remaining
+
+
+def test_random_is_seedable():
+    size = GameSize()
+    a = best_guess("random", size, rng=np.random.default_rng(3)).guess
+    b = best_guess("random", size, rng=np.random.default_rng(3)).guess
+    assert a == b
+
+
+def test_tie_breaks_candidate_preference():
+    """Rows tie on every score: knuth takes the candidate, minimax-avg the first row."""
+    from webapp.engine.strategies import _select
+    counts = np.array([[2, 1, 1, 0], [2, 1, 0, 1], [3, 1, 0, 0]], dtype=np.int32)
+    is_candidate = np.array([False, True, True])
+    assert _select(get_strategy("knuth"), counts, 4, is_candidate) == 1
+    assert _select(get_strategy("minimax-avg"), counts, 4, is_candidate) == 0
+    assert _select(get_strategy("knuth"), counts, 4, np.array([False, False, True])) == 0
+
+
+def test_minimax_avg_guesses_first_of_two():
+    size = GameSize(3, 3)
+    table = feedback_table(size)
+    every = candidates(size)
+    for guess in every:  # the first (guess, reply) that leaves exactly two codes
+        replies, sizes = np.unique(table.row(guess, every), return_counts=True)
+        if (sizes == 2).any():
+            reply = Feedback.decode(replies[sizes == 2][0], size.pegs)
+            history = [(Code.from_index(guess, size), reply)]
+            break
+    remaining = [str(Code.from_index(i, size)) for i in candidates(size, history)]
+    assert len(remaining) == 2
+    assert str(best_guess("minimax-avg", size, history).guess) == remaining[0]
+
+
+def test_unknown_strategy():
+    with pytest.raises(StrategyError) as info:
+        get_strategy("nope")
+    assert "knuth" in str(info.value)
+
+
+def test_every_preset_is_described():
+    for strategy in PRESETS.values():
+        assert strategy.description.endswith(".") and strategy.reference

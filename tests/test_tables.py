@@ -1,0 +1,62 @@
+"""Feedback for many codes at once and the candidate set."""
+
+import numpy as np
+import pytest
+
+from webapp.engine import Code, Feedback, FeedbackError, GameSize, candidates, feedback
+from webapp.engine.codes import secret_indices
+from webapp.engine.tables import FeedbackTable, feedback_matrix, feedback_table
+
+
+@pytest.mark.parametrize("pegs, colors", [(2, 3), (3, 4), (4, 6), (5, 3)])
+def test_matrix_agrees_with_single_feedback(pegs, colors):
+    size = GameSize(pegs, colors)
+    matrix = feedback_matrix(pegs, colors)
+    rng = np.random.default_rng(pegs * 10 + colors)
+    for g, s in rng.integers(0, size.n_codes, size=(200, 2)):
+        reply = feedback(Code.from_index(g, size), Code.from_index(s, size))
+        assert matrix[g, s] == reply.encode(pegs)
+    assert (matrix == matrix.T).all()
+
+
+def test_direct_table_agrees_with_matrix():
+    size = GameSize(4, 5)
+    with_matrix = feedback_table(size)
+    direct = FeedbackTable(4, 5, matrix=None)
+    codes = np.arange(0, size.n_codes, 3)
+    guesses = np.arange(0, size.n_codes, 7)
+    assert (direct.rows(guesses, codes) == with_matrix.rows(guesses, codes)).all()
+    assert (direct.class_counts(guesses, codes) == with_matrix.class_counts(guesses, codes)).all()
+
+
+def test_candidates_after_history():
+    size = GameSize()
+    history = [(Code.parse("1122", size), Feedback(1, 0))]
+    remaining = candidates(size, history)
+    expected = [
+        i for i in range(size.n_codes)
+        if feedback(Code.parse("1122", size), Code.from_index(i, size)) == Feedback(1, 0)
+    ]
+    assert list(remaining) == expected
+    assert len(remaining) == 256
+
+
+def test_distinct_secrets():
+    size = GameSize(4, 6, distinct=True)
+    assert len(secret_indices(size)) == 360
+    assert all(Code.from_index(i, size).is_distinct() for i in secret_indices(size))
+
+
+def test_contradictory_history():
+    size = GameSize()
+    history = [(Code.parse("1234", size), Feedback(0, 0)), (Code.parse("1256", size), Feedback(0, 0))]
+    with pytest.raises(FeedbackError):
+        candidates(size, history)
+
+
+def test_three_peg_game_by_hand():
+    # 3 pegs, 2 colours: 8 codes. After 112 gets (2, 0) the secret is one of
+    # 111 (2 black), 122 (2 black), 212 (2 black).
+    size = GameSize(3, 2)
+    remaining = candidates(size, [(Code.parse("112", size), Feedback(2, 0))])
+    assert [str(Code.from_index(i, size)) for i in remaining] == ["111", "122", "212"]

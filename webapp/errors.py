@@ -1,0 +1,36 @@
+"""Error answers: JSON under /api/, a readable page everywhere else, and a
+4xx status for anything a client got wrong."""
+
+from __future__ import annotations
+
+from flask import jsonify, make_response, render_template, request
+from werkzeug.exceptions import HTTPException
+
+MESSAGES = {
+    400: "That request could not be understood.",
+    404: "There is nothing at this address.",
+    405: "That method is not allowed here.",
+    413: "That request is too large.",
+}
+
+
+def wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def error_response(status: int, message: str):
+    """A JSON or HTML error with ``message`` and ``status``."""
+    if wants_json():
+        return make_response(jsonify(error=message), status)
+    return make_response(render_template("error.html", status=status, message=message), status)
+
+
+def init_app(app) -> None:
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException):
+        custom = exc.description != type(exc).description
+        message = exc.description if custom else MESSAGES.get(exc.code, exc.name)
+        response = error_response(exc.code or 500, message)
+        if exc.code == 405 and exc.valid_methods:
+            response.headers["Allow"] = ", ".join(exc.valid_methods)
+        return response

@@ -1,0 +1,68 @@
+"""Reading a new game's settings from a form or a JSON body."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .engine import GameSize, MastermindError
+from .engine.codes import MAX_GUESSES, MIN_GUESSES
+
+
+class SettingsError(MastermindError):
+    """Settings a game cannot be played with."""
+
+
+@dataclass(frozen=True)
+class Preset:
+    key: str
+    title: str
+    size: GameSize
+    max_guesses: int
+    blurb: str
+
+
+PRESETS = (
+    Preset("classic", "Classic", GameSize(4, 6), 10, "4 pegs, 6 colours, 10 guesses."),
+    Preset("brain-breaker", "Brain Breaker", GameSize(4, 5), 10, "4 pegs, 5 colours, 10 guesses."),
+    Preset("super", "Super Mastermind", GameSize(5, 8), 12, "5 pegs, 8 colours, 12 guesses."),
+    Preset("distinct", "Distinct", GameSize(4, 6, distinct=True), 10,
+           "4 pegs, 6 colours; the secret uses 4 different colours."),
+)
+PRESETS_BY_KEY = {p.key: p for p in PRESETS}
+DEFAULTS = {"pegs": 4, "colors": 6, "max_guesses": 10, "distinct": False}
+
+
+def _whole(name: str, value, typed: bool) -> int:
+    if typed:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise SettingsError(f"{name} must be a whole number.")
+        return value
+    text = str(value).strip()
+    if not text.isascii() or not text.isdigit() or len(text) > 3:
+        raise SettingsError(f"{name} must be a whole number, not '{text[:20]}'.")
+    return int(text)
+
+
+def _flag(value, typed: bool) -> bool:
+    if typed:
+        if not isinstance(value, bool):
+            raise SettingsError("distinct must be true or false.")
+        return value
+    return str(value).strip().lower() in {"1", "true", "on", "yes"}
+
+
+def parse_settings(data, typed: bool) -> tuple[GameSize, int]:
+    """Game size and guess limit from ``data``; ``typed`` for JSON (numbers
+    and booleans), otherwise form strings. Missing fields take the classic
+    defaults."""
+    if not hasattr(data, "get"):
+        raise SettingsError("The settings must be an object such as {\"pegs\": 4, \"colors\": 6}.")
+    pegs = _whole("pegs", data.get("pegs", DEFAULTS["pegs"]), typed)
+    colors = _whole("colors", data.get("colors", DEFAULTS["colors"]), typed)
+    limit = _whole("max_guesses", data.get("max_guesses", DEFAULTS["max_guesses"]), typed)
+    distinct = _flag(data.get("distinct", DEFAULTS["distinct"]), typed) if (
+        typed or "distinct" in data) else False
+    size = GameSize(pegs, colors, distinct)
+    if not MIN_GUESSES <= limit <= MAX_GUESSES:
+        raise SettingsError(f"max_guesses must be from {MIN_GUESSES} to {MAX_GUESSES}, not {limit}.")
+    return size, limit

@@ -1,0 +1,212 @@
+"""Games in SQLite: one connection per request, WAL mode so that several
+worker processes can share the file, and one transaction per move."""
+
+from __future__ import annotations
+
+import secrets
+import sqlite3
+import time
+from dataclasses import dataclass, field
+
+from flask import current_app, g
+
+from .engine import Code, Feedback, GameSize, feedback, secret_indices
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id          TEXT PRIMARY KEY,
+    pegs        INTEGER NOT NULL,
+    colors      INTEGER NOT NULL,
+    distinct_   INTEGER NOT NULL,
+    max_guesses INTEGER NOT NULL,
+    secret      TEXT NOT NULL,
+    status      TEXT NOT NULL DEFAULT 'playing',
+    show_count  INTEGER NOT NULL DEFAULT 0,
+    suggestions INTEGER NOT NULL DEFAULT 0,
+    created_at  REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS guesses (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    move    INTEGER NOT NULL,
+    guess   TEXT NOT NULL,
+    black   INTEGER NOT NULL,
+    white   INTEGER NOT NULL,
+    at      REAL NOT NULL,
+    PRIMARY KEY (game_id, move)
+);
+"""
+
+PLAYING, WON, LOST = "playing", "won", "lost"
+
+
+class GameNotFound(LookupError):
+    """No game has that id."""
+
+
+class GameOver(ValueError):
+    """The game has ended; it takes no more guesses."""
+
+
+class StaleMove(ValueError):
+    """The move number posted is not the next one: a repeated or late post."""
+
+
+@dataclass
+class Move:
+    guess: Code
+    reply: Feedback
+
+
+@dataclass
+class Game:
+    """A game as stored: its size, its moves, and a secret kept server-side."""
+
+    id: str
+    size: GameSize
+    max_guesses: int
+    secret: Code
+    status: str
+    show_count: bool
+    suggestions: int
+    moves: list[Move] = field(default_factory=list)
+
+    @property
+    def over(self) -> bool:
+        return self.status != PLAYING
+
+    @property
+    def next_move(self) -> int:
+        return len(self.moves) + 1
+
+    @property
+    def guesses_left(self) -> int:
+        return self.max_guesses - len(self.moves)
+
+    def history(self):
+        return [(m.guess, m.reply) for m in self.moves]
+
+
+def connect(path: str) -> sqlite3.Connection:
+    """A connection with the settings every user of the file needs."""
+    db = sqlite3.connect(path, timeout=10, isolation_level=None)
+    db.row_factory = sqlite3.Row
+    db.execute("PRAGMA busy_timeout = 10000")
+    db.execute("PRAGMA foreign_keys = ON")
+    return db
+
+
+def init_db(path: str) -> None:
+    """Create the tables if they are missing and switch the file to WAL."""
+    db = connect(path)
+    try:
+        db.execute("PRAGMA journal_mode = WAL")
+        db.executescript(SCHEMA)
+    finally:
+        db.close()
+
+
+def get_db() -> sqlite3.Connection:
+    """This request's connection."""
+    if "db" not in g:
+        g.db = connect(current_app.config["DATABASE"])
+    return g.db
+
+
+def close_db(_exc=None) -> None:
+    db = g.pop("db", None)
+    if db is not None:
+        db.close()
+
+
+def init_app(app) -> None:
+    """Create the database and close connections after each request."""
+    init_db(app.config["DATABASE"])
+    app.teardown_appcontext(close_db)
+
+
+def new_game_id() -> str:
+    """A random id of 128 bits, URL-safe."""
+    return secrets.token_urlsafe(16)
+
+
+def random_secret(size: GameSize) -> Code:
+    """A secret drawn uniformly from every code the size allows."""
+    choices = secret_indices(size)
+    return Code.from_index(int(choices[secrets.randbelow(len(choices))]), size)
+
+
+def create_game(size: GameSize, max_guesses: int, secret: Code | None = None) -> Game:
+    """Store a new game and return it."""
+    secret = secret or random_secret(size)
+    game_id = new_game_id()
+    get_db().execute(
+        "INSERT INTO games (id, pegs, colors, distinct_, max_guesses, secret, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (game_id, size.pegs, size.colors, int(size.distinct), max_guesses, str(secret), time.time()),
+    )
+    return load_game(game_id)
+
+
+def load_game(game_id: str, db: sqlite3.Connection | None = None) -> Game:
+    """The game with ``game_id``, with its moves; :class:`GameNotFound` if none."""
+    db = db or get_db()
+    row = db.execute("SELECT * FROM games WHERE id = ?", (str(game_id),)).fetchone()
+    if row is None:
+        raise GameNotFound(game_id)
+    size = GameSize(row["pegs"], row["colors"], bool(row["distinct_"]))
+    game = Game(
+        row["id"], size, row["max_guesses"], Code.parse(row["secret"], size), row["status"],
+        bool(row["show_count"]), row["suggestions"],
+    )
+    for move in db.execute(
+        "SELECT guess, black, white FROM guesses WHERE game_id = ? ORDER BY move", (game.id,)
+    ):
+        game.moves.append(Move(Code.parse(move["guess"], size), Feedback(move["black"], move["white"])))
+    return game
+
+
+def add_guess(game_id: str, guess: Code, move: int | None = None) -> Game:
+    """Record ``guess`` as move ``move`` (the next one when None) in one
+    transaction, and end the game if it is won or out of guesses."""
+    db = get_db()
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        game = load_game(game_id, db)
+        if game.over:
+            raise GameOver("This game is over: start a new one to play again.")
+        if move is not None and move != game.next_move:
+            if move < game.next_move:
+                raise StaleMove(f"Guess {move} was already recorded; the board shows it now.")
+            raise StaleMove(f"This game is at guess {game.next_move}, not {move}: reload the board.")
+        reply = feedback(guess, game.secret)
+        db.execute(
+            "INSERT INTO guesses (game_id, move, guess, black, white, at) VALUES (?, ?, ?, ?, ?, ?)",
+            (game.id, game.next_move, str(guess), reply.black, reply.white, time.time()),
+        )
+        game.moves.append(Move(guess, reply))
+        if reply.black == game.size.pegs:
+            game.status = WON
+        elif game.guesses_left <= 0:
+            game.status = LOST
+        if game.over:
+            db.execute("UPDATE games SET status = ? WHERE id = ?", (game.status, game.id))
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    return game
+
+
+def set_show_count(game_id: str, show: bool) -> None:
+    """Remember whether the player wants the "codes still possible" counter."""
+    cur = get_db().execute("UPDATE games SET show_count = ? WHERE id = ?", (int(show), str(game_id)))
+    if cur.rowcount == 0:
+        raise GameNotFound(game_id)
+
+
+def count_suggestion(game_id: str) -> None:
+    """Add one to the game's count of suggestions asked for."""
+    get_db().execute(
+        "UPDATE games SET suggestions = suggestions + 1 WHERE id = ? AND status = ?",
+        (str(game_id), PLAYING),
+    )
