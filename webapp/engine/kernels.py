@@ -47,25 +47,34 @@ def feedback_block(g_digits, g_counts, digits_t, counts_t, pegs):
     return out
 
 
+# The matrix is symmetric, so the replies of many guesses to one code are one
+# contiguous row: the kernels below walk rows of the codes, in blocks of
+# guesses, reading memory in order instead of gathering scattered bytes.
+BLOCK = 512
+
+
+@njit(cache=True, nogil=True)
+def _count_block(matrix, guesses, codes, out, start, stop):
+    for c in codes:
+        row = matrix[c]
+        for j in range(start, stop):
+            out[j, row[guesses[j]]] += 1
+
+
 @njit(cache=True, nogil=True)
 def _counts_from_matrix_serial(matrix, guesses, codes, slots):
     out = np.zeros((guesses.shape[0], slots), np.int32)
-    for i in range(guesses.shape[0]):
-        row = matrix[guesses[i]]
-        o = out[i]
-        for c in codes:
-            o[row[c]] += 1
+    _count_block(matrix, guesses, codes, out, 0, guesses.shape[0])
     return out
 
 
 @njit(cache=True, parallel=True)
 def _counts_from_matrix_parallel(matrix, guesses, codes, slots):
-    out = np.zeros((guesses.shape[0], slots), np.int32)
-    for i in prange(guesses.shape[0]):
-        row = matrix[guesses[i]]
-        o = out[i]
-        for c in codes:
-            o[row[c]] += 1
+    n = guesses.shape[0]
+    out = np.zeros((n, slots), np.int32)
+    blocks = (n + BLOCK - 1) // BLOCK
+    for b in prange(blocks):
+        _count_block(matrix, guesses, codes, out, b * BLOCK, min(n, (b + 1) * BLOCK))
     return out
 
 
@@ -106,3 +115,35 @@ def counts_direct(g_digits, g_counts, digits_t, counts_t, pegs, slots):
     if g_digits.shape[0] * digits_t.shape[1] >= PARALLEL_THRESHOLD:
         return _counts_direct_parallel(g_digits, g_counts, digits_t, counts_t, pegs, slots)
     return _counts_direct_serial(g_digits, g_counts, digits_t, counts_t, pegs, slots)
+
+
+@njit(cache=True, nogil=True)
+def first_perfect_split(matrix, guesses, codes, slots):
+    """Position of the first guess that gives every code a different reply,
+    or -1. Guesses are tried in blocks; a guess drops out at its first
+    repeated reply (replies seen are bits of one 64-bit word, slots <= 49)."""
+    n = guesses.shape[0]
+    seen = np.zeros(BLOCK, np.uint64)
+    alive = np.zeros(BLOCK, np.bool_)
+    for start in range(0, n, BLOCK):
+        stop = min(n, start + BLOCK)
+        width = stop - start
+        seen[:width] = 0
+        alive[:width] = True
+        left = width
+        for c in codes:
+            row = matrix[c]
+            for j in range(width):
+                if alive[j]:
+                    bit = np.uint64(1) << np.uint64(row[guesses[start + j]])
+                    if seen[j] & bit:
+                        alive[j] = False
+                        left -= 1
+                    else:
+                        seen[j] |= bit
+            if left == 0:
+                break
+        for j in range(width):
+            if alive[j]:
+                return start + j
+    return -1

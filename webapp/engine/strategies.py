@@ -53,8 +53,8 @@ class Strategy:
     prefer_candidates: bool = True
     # Guess the first candidate outright when this many or fewer remain.
     first_candidate_at: int = 1
-    # A candidate that splits the rest into single codes is best by every
-    # criterion, so the search may stop there.
+    # A guess that splits the candidates into single codes is best by every
+    # criterion, so the search may stop at the first one the tie-breaks allow.
     perfect_split_wins: bool = True
     # No score at all: pick a candidate (first, or at random).
     random: bool = False
@@ -81,12 +81,18 @@ def sizes_descending(counts, n):
     return -np.sort(-counts, axis=1)
 
 
+@lru_cache(maxsize=4)
+def _xlog2x(limit: int) -> np.ndarray:
+    """``c * log2(c)`` for every class size ``c`` up to ``limit`` (0 for 0)."""
+    c = np.arange(limit + 1, dtype=np.float64)
+    return c * np.log2(np.maximum(c, 1))
+
+
 def negative_entropy(counts, n):
-    """``sum p log2 p``: minus the Shannon entropy of the class sizes."""
-    p = counts / n
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(counts > 0, p * np.log2(np.where(counts > 0, p, 1)), 0.0)
-    return terms.sum(axis=1)
+    """``sum p log2 p``: minus the Shannon entropy of the class sizes.
+    With ``p = c / n`` this is ``sum(c log2 c) / n - log2 n``."""
+    table = _xlog2x(1 << max(int(n), 1).bit_length())
+    return table[counts].sum(axis=1) / n - np.log2(n)
 
 
 def expected_size(counts, n):
@@ -172,7 +178,7 @@ register(Strategy(
     "for codes still possible.",
     "a Brain Breaker solver",
     (Criterion("largest class", largest, int), Criterion("sum of squares", sum_squares, int)),
-    prefer_candidates=False, first_candidate_at=2, perfect_split_wins=False,
+    prefer_candidates=False, first_candidate_at=2,
 ))
 
 
@@ -266,15 +272,18 @@ def choose(strategy: Strategy, table: FeedbackTable, cands: np.ndarray, pool: np
             rng = rng if rng is not None else np.random.default_rng()
             return int(cands[rng.integers(n)])
         return int(cands[0])
-    if strategy.perfect_split_wins and strategy.prefer_candidates:
-        counts = table.class_counts(cands, cands)
-        perfect = np.flatnonzero(counts.max(axis=1) <= 1)
-        if perfect.size:
-            return int(cands[perfect[0]])
-        if strategy.candidates_only:
-            return int(cands[_select(strategy, counts, n, np.ones(n, dtype=bool))])
     if strategy.candidates_only:
         pool = cands
+    if strategy.perfect_split_wins:
+        # A guess that gives every candidate its own reply beats any other;
+        # among such guesses the tie-breaks pick a candidate, then the first.
+        if strategy.prefer_candidates:
+            first = table.first_perfect_split(cands, cands)
+            if first >= 0:
+                return int(cands[first])
+        first = table.first_perfect_split(pool, cands)
+        if first >= 0:
+            return int(pool[first])
     if pool.shape[0] * n > MAX_PAIRS:
         raise StrategyError(
             f"{n:,} codes are still possible and {pool.shape[0]:,} guesses would have to be "

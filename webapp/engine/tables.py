@@ -29,6 +29,8 @@ class FeedbackTable:
         self.digits = code_digits(pegs, colors)
         self.counts = color_counts(pegs, colors)
         self.matrix = matrix
+        # Different replies a guess can get (``(pegs - 1, 1)`` never happens).
+        self.replies = (pegs + 1) * (pegs + 2) // 2 - 1
 
     def _columns(self, codes: np.ndarray):
         return (
@@ -64,6 +66,23 @@ class FeedbackTable:
         return kernels.counts_direct(
             self.digits[guesses], self.counts[guesses], digits_t, counts_t, self.pegs, self.slots
         )
+
+
+    def first_perfect_split(self, guesses: np.ndarray, codes: np.ndarray) -> int:
+        """Position in ``guesses`` of the first that splits ``codes`` into
+        single codes, or -1."""
+        if codes.shape[0] > self.replies:
+            return -1
+        guesses = np.ascontiguousarray(guesses, dtype=np.int64)
+        codes = np.ascontiguousarray(codes, dtype=np.int64)
+        if self.matrix is not None:
+            return int(kernels.first_perfect_split(self.matrix, guesses, codes, self.slots))
+        for start in range(0, guesses.shape[0], 4096):
+            counts = self.class_counts(guesses[start:start + 4096], codes)
+            hits = np.flatnonzero(counts.max(axis=1) <= 1)
+            if hits.size:
+                return start + int(hits[0])
+        return -1
 
 
 def feedback_matrix(pegs: int, colors: int, progress=None) -> np.ndarray:

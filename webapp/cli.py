@@ -1,0 +1,187 @@
+"""The ``mastermind`` command: whole-game analysis and suggestions.
+
+    mastermind analyse --pegs 4 --colors 6 --strategy all
+    mastermind suggest --pegs 4 --colors 6 --strategy knuth 1122:1,0 3456:0,2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from .engine import Code, Feedback, GameSize, MastermindError, PRESETS, analyse, best_guess
+from .engine.tables import feedback_table
+from .engine.tree import MATRIX_BYTES, check_analysable
+
+
+class UsageError(Exception):
+    """Bad arguments: reported in one line, exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UsageError(message)
+
+
+class Progress:
+    """A progress bar with the time left, on stderr, once work has taken more
+    than ``delay`` seconds."""
+
+    def __init__(self, label: str, stream=None, delay: float = 1.0, width: int = 30):
+        self.label, self.stream, self.delay, self.width = label, stream or sys.stderr, delay, width
+        self.started = time.perf_counter()
+        self.last = 0.0
+        self.shown = False
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.perf_counter()
+        elapsed = now - self.started
+        if elapsed < self.delay or (now - self.last < 0.2 and done < total):
+            return
+        self.last = now
+        fraction = done / total if total else 1.0
+        left = elapsed * (1 - fraction) / fraction if fraction > 0 else float("nan")
+        filled = int(self.width * fraction)
+        bar = "#" * filled + "-" * (self.width - filled)
+        self.stream.write(
+            f"\r{self.label} [{bar}] {fraction:6.1%}  {elapsed:5.1f}s elapsed, ~{left:5.1f}s left "
+        )
+        self.stream.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def size_from(args) -> GameSize:
+    return GameSize(args.pegs, args.colors, args.distinct)
+
+
+def parse_history(items, size: GameSize):
+    """``GUESS:BLACK,WHITE`` items as (Code, Feedback) pairs."""
+    history = []
+    for item in items:
+        guess, sep, reply = item.partition(":")
+        if not sep:
+            raise UsageError(f"'{item}' is not GUESS:BLACK,WHITE (for example 1122:1,0).")
+        history.append((Code.parse(guess, size), Feedback.parse(reply, size)))
+    return history
+
+
+def strategy_names(name: str) -> list[str]:
+    if name == "all":
+        return list(PRESETS)
+    if name not in PRESETS:
+        raise UsageError(f"unknown strategy '{name}'; choose one of: all, {', '.join(PRESETS)}")
+    return [name]
+
+
+def format_table(summaries: list[dict]) -> str:
+    """The comparison table: Strategy, Total, Mean, StdDev, First guess, Max,
+    then a column per number of guesses."""
+    depth = max(int(k) for s in summaries for k in s["histogram"])
+    head = ["Strategy", "Total", "Mean", "StdDev", "First guess", "Max"] + [str(k) for k in range(1, depth + 1)]
+    rows = [
+        [s["strategy"], str(s["total"]), f"{s['mean']:.4f}", f"{s['stddev']:.4f}", s["first_guess"], str(s["max"])]
+        + [str(s["histogram"].get(str(k), "")) for k in range(1, depth + 1)]
+        for s in summaries
+    ]
+    widths = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
+
+    def line(cells):
+        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
+
+    return "\n".join([line(head), line(["-" * w for w in widths])] + [line(r) for r in rows])
+
+
+def cmd_analyse(args, out) -> None:
+    size = size_from(args)
+    names = strategy_names(args.strategy)
+    check_analysable(size)
+    progress = Progress(f"feedback table {size.label()}")
+    feedback_table(size, MATRIX_BYTES, progress)
+    progress.close()
+    summaries = []
+    for name in names:
+        progress = Progress(f"{name:>11} {size.label()}")
+        result = analyse(name, size, seed=args.seed, progress=progress)
+        progress.close()
+        summaries.append(result.summary())
+        if args.tree:
+            with open(args.tree if len(names) == 1 else f"{args.tree}.{name}.json", "w") as fh:
+                json.dump(result.export(), fh)
+    if args.json:
+        json.dump(summaries, out, indent=2)
+        out.write("\n")
+    else:
+        title = f"{size.label()}: every secret played ({len(result.depths):,} secrets)"
+        out.write(title + "\n\n" + format_table(summaries) + "\n")
+
+
+def cmd_suggest(args, out) -> None:
+    size = size_from(args)
+    (name,) = strategy_names(args.strategy)
+    history = parse_history(args.history, size)
+    import numpy as np
+
+    suggestion = best_guess(name, size, history, rng=np.random.default_rng(args.seed))
+    if args.json:
+        json.dump({
+            "strategy": name,
+            "guess": str(suggestion.guess),
+            "score": suggestion.score,
+            "remaining": suggestion.remaining,
+            "partition": {r.key: n for r, n in sorted(suggestion.partition.items())},
+        }, out, indent=2)
+        out.write("\n")
+        return
+    score = ", ".join(f"{k}: {v}" for k, v in suggestion.score.items()) or "no score"
+    out.write(f"{suggestion.remaining} codes remain. {name} guesses {suggestion.guess} ({score}).\n")
+    parts = "  ".join(f"{r.key}:{n}" for r, n in sorted(suggestion.partition.items()))
+    out.write(f"Partition: {parts}\n")
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog="mastermind", description="Mastermind strategies from the command line.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+
+    def common(p):
+        p.add_argument("--pegs", type=int, default=4, help="pegs in a code (2-6, default 4)")
+        p.add_argument("--colors", type=int, default=6, help="colours (2-9, default 6)")
+        p.add_argument("--distinct", action="store_true", help="the secret uses different colours")
+        p.add_argument("--strategy", default="knuth", help="a strategy name (default knuth)")
+        p.add_argument("--seed", type=int, default=0, help="seed of the random strategy")
+        p.add_argument("--json", action="store_true", help="print JSON")
+
+    analyse_p = sub.add_parser("analyse", aliases=["analyze"], help="play every secret")
+    common(analyse_p)
+    analyse_p.add_argument("--tree", metavar="FILE", help="also write the decision tree as JSON")
+    analyse_p.set_defaults(run=cmd_analyse)
+
+    suggest_p = sub.add_parser("suggest", help="the next guess after a history")
+    common(suggest_p)
+    suggest_p.add_argument("history", nargs="*", help="GUESS:BLACK,WHITE items, e.g. 1122:1,0")
+    suggest_p.set_defaults(run=cmd_suggest)
+    return parser
+
+
+def main(argv=None, out=None) -> int:
+    out = out or sys.stdout
+    try:
+        args = build_parser().parse_args(argv)
+        args.run(args, out)
+    except (UsageError, MastermindError) as exc:
+        print(f"mastermind: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("mastermind: interrupted", file=sys.stderr)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
