@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+import hashlib
+import time
+
+import numpy as np
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 
 from . import store
-from .engine import Code, MastermindError, candidates
+from .engine import PRESETS as STRATEGIES, Code, Feedback, MastermindError, best_guess, candidates, get_strategy
 from .settings import PRESETS, PRESETS_BY_KEY, parse_settings
 from .web import is_htmx, render
 
@@ -30,10 +34,44 @@ def board_context(game: store.Game, **extra) -> dict:
         "error": None,
         "draft": "",
         "announcement": announcement(game),
+        "strategies": STRATEGIES.values(),
+        "strategy": game.hint_strategy or "knuth",
         "suggestion": None,
+        "suggestion_error": None,
     }
+    if not game.over and game.hint_move == game.next_move and "suggestion" not in extra:
+        try:
+            context["suggestion"] = suggest(game, game.hint_strategy)
+        except MastermindError as exc:
+            context["suggestion_error"] = str(exc)
     context.update(extra)
     return context
+
+
+def suggest(game: store.Game, strategy_name: str) -> dict:
+    """A strategy's next guess for this game, with how long it took. The
+    random strategy is seeded by the game and move, so a reload shows the
+    same suggestion."""
+    strategy = get_strategy(strategy_name)
+    seed = int.from_bytes(hashlib.sha256(f"{game.id}:{game.next_move}".encode()).digest()[:8], "big")
+    started = time.perf_counter()
+    suggestion = best_guess(strategy, game.size, game.history(), rng=np.random.default_rng(seed),
+                            max_pairs=current_app.config["SUGGESTION_MAX_PAIRS"])
+    return {"result": suggestion, "ms": (time.perf_counter() - started) * 1000,
+            "bars": partition_bars(suggestion, game.size.pegs)}
+
+
+def partition_bars(suggestion, pegs: int) -> list[dict]:
+    """The partition as bars for the SVG chart: every possible reply in
+    order, with the number of codes that would give it."""
+    bars = []
+    for black in range(pegs + 1):
+        for white in range(pegs + 1 - black):
+            reply = Feedback(black, white)
+            if (black, white) == (pegs - 1, 1):
+                continue
+            bars.append({"reply": reply, "count": suggestion.partition.get(reply, 0)})
+    return bars
 
 
 def announcement(game: store.Game) -> str:
@@ -97,6 +135,22 @@ def guess(game_id):
         return show_board(game, 400, error=str(exc), draft=text[:64])
     if is_htmx():
         return show_board(game)
+    return redirect(url_for("play.board", game_id=game.id), 303)
+
+
+@bp.post("/games/<game_id>/suggestion")
+def suggestion(game_id):
+    game = load_or_404(game_id)
+    if game.over:
+        return show_board(game, 409, error="This game is over: there is nothing left to suggest.")
+    name = request.form.get("strategy", "knuth")
+    try:
+        result = suggest(game, name)
+    except MastermindError as exc:
+        return show_board(game, 400, suggestion_error=str(exc), suggestion=None)
+    store.record_suggestion(game, name)
+    if is_htmx():
+        return show_board(game, suggestion=result, draft=str(result["result"].guess))
     return redirect(url_for("play.board", game_id=game.id), 303)
 
 

@@ -23,6 +23,8 @@ CREATE TABLE IF NOT EXISTS games (
     status      TEXT NOT NULL DEFAULT 'playing',
     show_count  INTEGER NOT NULL DEFAULT 0,
     suggestions INTEGER NOT NULL DEFAULT 0,
+    hint_move   INTEGER,
+    hint_strategy TEXT,
     created_at  REAL NOT NULL
 );
 CREATE TABLE IF NOT EXISTS guesses (
@@ -68,6 +70,8 @@ class Game:
     status: str
     show_count: bool
     suggestions: int
+    hint_move: int | None = None
+    hint_strategy: str | None = None
     moves: list[Move] = field(default_factory=list)
 
     @property
@@ -156,7 +160,7 @@ def load_game(game_id: str, db: sqlite3.Connection | None = None) -> Game:
     size = GameSize(row["pegs"], row["colors"], bool(row["distinct_"]))
     game = Game(
         row["id"], size, row["max_guesses"], Code.parse(row["secret"], size), row["status"],
-        bool(row["show_count"]), row["suggestions"],
+        bool(row["show_count"]), row["suggestions"], row["hint_move"], row["hint_strategy"],
     )
     for move in db.execute(
         "SELECT guess, black, white FROM guesses WHERE game_id = ? ORDER BY move", (game.id,)
@@ -204,9 +208,13 @@ def set_show_count(game_id: str, show: bool) -> None:
         raise GameNotFound(game_id)
 
 
-def count_suggestion(game_id: str) -> None:
-    """Add one to the game's count of suggestions asked for."""
+def record_suggestion(game: Game, strategy: str) -> None:
+    """Count a suggestion and remember which strategy gave it for this move,
+    so the board can show it again after a reload."""
     get_db().execute(
-        "UPDATE games SET suggestions = suggestions + 1 WHERE id = ? AND status = ?",
-        (str(game_id), PLAYING),
+        "UPDATE games SET suggestions = suggestions + 1, hint_move = ?, hint_strategy = ?"
+        " WHERE id = ? AND status = ?",
+        (game.next_move, strategy, game.id, PLAYING),
     )
+    game.suggestions += 1
+    game.hint_move, game.hint_strategy = game.next_move, strategy

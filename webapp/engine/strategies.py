@@ -264,7 +264,7 @@ def _select(strategy: Strategy, counts: np.ndarray, n: int, is_candidate: np.nda
 
 
 def choose(strategy: Strategy, table: FeedbackTable, cands: np.ndarray, pool: np.ndarray,
-           rng: np.random.Generator | None = None) -> int:
+           rng: np.random.Generator | None = None, max_pairs: int = MAX_PAIRS) -> int:
     """Index of the next guess for candidate indices ``cands`` (ascending)."""
     n = cands.shape[0]
     if n <= strategy.first_candidate_at or (strategy.candidates_only and not strategy.criteria):
@@ -284,7 +284,7 @@ def choose(strategy: Strategy, table: FeedbackTable, cands: np.ndarray, pool: np
         first = table.first_perfect_split(pool, cands)
         if first >= 0:
             return int(pool[first])
-    if pool.shape[0] * n > MAX_PAIRS:
+    if pool.shape[0] * n > max_pairs:
         raise StrategyError(
             f"{n:,} codes are still possible and {pool.shape[0]:,} guesses would have to be "
             "scored against them: too much to do now. Make another guess first."
@@ -319,7 +319,7 @@ def played_mask(size: GameSize, history) -> int:
 
 
 def best_guess(strategy: Strategy | str, size: GameSize, history=(), rng=None,
-               table: FeedbackTable | None = None) -> Suggestion:
+               table: FeedbackTable | None = None, max_pairs: int = MAX_PAIRS) -> Suggestion:
     """The guess ``strategy`` makes after ``history`` (``(Code, Feedback)``
     pairs), with its score and the partition of the candidates it makes."""
     if isinstance(strategy, str):
@@ -327,7 +327,7 @@ def best_guess(strategy: Strategy | str, size: GameSize, history=(), rng=None,
     table = table or feedback_table(size)
     cands = candidates_after(size, history).astype(np.int64)
     pool = guess_pool(size.pegs, size.colors, played_mask(size, history))
-    index = choose(strategy, table, cands, pool, rng)
+    index = choose(strategy, table, cands, pool, rng, max_pairs)
     counts = table.class_counts(np.array([index]), cands)[0]
     partition = {Feedback.decode(fb, size.pegs): int(c) for fb, c in enumerate(counts) if c}
     return Suggestion(

@@ -1,0 +1,97 @@
+"""The mastermind command."""
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from webapp.cli import Progress, main
+
+
+def run(*args):
+    out = io.StringIO()
+    status = main(list(args), out)
+    return status, out.getvalue()
+
+
+def test_analyse_table():
+    status, out = run("analyse", "--pegs", "4", "--colors", "6", "--strategy", "knuth")
+    assert status == 0
+    header, _, row = out.strip().splitlines()[-3:]
+    assert header.split()[:7] == ["Strategy", "Total", "Mean", "StdDev", "First", "guess", "Max"]
+    cells = row.split()
+    assert cells[:2] == ["knuth", "5801"] and cells[4:6] == ["1122", "5"]
+
+
+def test_analyse_all_json():
+    status, out = run("analyse", "--pegs", "3", "--colors", "4", "--strategy", "all", "--json")
+    assert status == 0
+    data = json.loads(out)
+    assert [d["strategy"] for d in data][:3] == ["simple", "random", "knuth"]
+    for d in data:
+        assert set(d) == {"pegs", "colors", "distinct", "strategy", "total", "mean", "stddev", "max",
+                          "first_guess", "histogram", "seconds"}
+        assert sum(d["histogram"].values()) == 64
+
+
+def test_analyse_distinct_and_tree(tmp_path):
+    tree = tmp_path / "tree.json"
+    status, out = run("analyse", "--pegs", "3", "--colors", "4", "--distinct", "--json",
+                      "--tree", str(tree))
+    assert status == 0 and json.loads(out)[0]["distinct"] is True
+    root = json.loads(tree.read_text())
+    assert set(root) == {"guess", "children"} and "3,0" in json.dumps(root)
+
+
+def test_suggest():
+    status, out = run("suggest", "--strategy", "knuth", "1122:1,0")
+    assert status == 0
+    assert "256 codes remain. knuth guesses 1344 (largest class: 44)." in out
+
+
+@pytest.mark.parametrize("args, words", [
+    (["analyse", "--strategy", "nope"], "unknown strategy"),
+    (["analyse", "--pegs", "9"], "pegs must be from 2 to 6"),
+    (["analyse", "--pegs", "6", "--colors", "9"], "analysis goes up to"),
+    (["suggest", "1122:3,1"], "can never happen"),
+    (["suggest", "1122:1,0", "3456:4,0"], "No secret fits"),
+    (["suggest", "11x2:1,0"], "not a colour"),
+    (["suggest", "1122"], "GUESS:BLACK,WHITE"),
+    (["frobnicate"], "invalid choice"),
+])
+def test_bad_arguments_exit_2_with_one_line(args, words, capsys):
+    status, out = run(*args)
+    err = capsys.readouterr().err
+    assert status == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and words in err
+
+
+def test_console_script_is_installed():
+    script = Path(sys.executable).with_name("mastermind")
+    result = subprocess.run([str(script), "suggest", "--pegs", "3", "--colors", "3"],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0 and "27 codes remain" in result.stdout
+
+
+def test_progress_bar_shows_time_left():
+    stream = io.StringIO()
+    progress = Progress("work", stream=stream, delay=0)
+    progress(50, 100)
+    progress(100, 100)
+    progress.close()
+    text = stream.getvalue()
+    assert "work [" in text and "100.0%" in text and "left" in text
+
+
+def test_json_keeps_progress_off_stdout():
+    result = subprocess.run(
+        [sys.executable, "-c",
+         "import sys, webapp.cli as c; c.Progress.__init__.__defaults__ = (None, 0.0, 30);"
+         "sys.exit(c.main(['analyse', '--pegs', '4', '--colors', '4', '--json']))"],
+        capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0
+    json.loads(result.stdout)
+    assert "[" in result.stderr and "left" in result.stderr

@@ -1,0 +1,72 @@
+"""The board's suggestion button (the strategy engine in the web app)."""
+
+import re
+
+import pytest
+
+from webapp import store
+from webapp.engine import Code, Feedback, GameSize, best_guess
+
+HX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def game(app):
+    with app.app_context():
+        game = store.create_game(GameSize(), 10, Code.parse("6543", GameSize()))
+        store.add_guess(game.id, Code.parse("1122", GameSize()))
+        return store.load_game(game.id)
+
+
+def suggested(html):
+    return re.search(r'class="suggested-code">(\d+)<', html)[1]
+
+
+@pytest.mark.parametrize("name", ["knuth", "entropy", "most-parts", "minimax-avg", "simple"])
+def test_suggestion_matches_the_engine(client, game, name):
+    resp = client.post(f"/games/{game.id}/suggestion", data={"strategy": name}, headers=HX)
+    html = resp.get_data(as_text=True)
+    assert resp.status_code == 200
+    expected = best_guess(name, GameSize(), [(Code.parse("1122", GameSize()), Feedback(0, 0))])
+    assert suggested(html) == str(expected.guess)
+    assert f'name="guess" value="{expected.guess}"' in html  # filled in, ready to play
+    for reply, count in expected.partition.items():
+        assert f"{reply.describe()}: {count} codes" in html
+
+
+def test_suggestion_without_javascript_survives_reload(client, app, game):
+    resp = client.post(f"/games/{game.id}/suggestion", data={"strategy": "irving"})
+    assert resp.status_code == 303
+    html = client.get(f"/games/{game.id}").get_data(as_text=True)
+    assert "<strong>irving</strong> suggests" in html
+    # After the next guess the old suggestion is gone.
+    client.post(f"/games/{game.id}/guesses", data={"guess": "3456", "move": "2"})
+    assert "suggests" not in client.get(f"/games/{game.id}").get_data(as_text=True)
+
+
+def test_suggestions_are_counted_and_shown_at_the_end(client, game):
+    for _ in range(2):
+        client.post(f"/games/{game.id}/suggestion", data={"strategy": "knuth"}, headers=HX)
+    client.post(f"/games/{game.id}/guesses", data={"guess": "6543", "move": "2"})
+    html = client.get(f"/games/{game.id}").get_data(as_text=True)
+    assert "Suggestions used: 2." in html
+    resp = client.post(f"/games/{game.id}/suggestion", data={"strategy": "knuth"})
+    assert resp.status_code == 409
+
+
+def test_unknown_strategy_is_a_clear_400(client, game):
+    resp = client.post(f"/games/{game.id}/suggestion", data={"strategy": "psychic"}, headers=HX)
+    assert resp.status_code == 400
+    assert "Unknown strategy" in resp.get_data(as_text=True)
+
+
+def test_too_much_work_is_refused_not_hung(tmp_path):
+    from webapp import create_app
+
+    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "SUGGESTION_MAX_PAIRS": 1000})
+    client = app.test_client()
+    with app.app_context():
+        game = store.create_game(GameSize(5, 8), 12, Code.parse("12345", GameSize(5, 8)))
+        store.add_guess(game.id, Code.parse("11223", GameSize(5, 8)))
+    resp = client.post(f"/games/{game.id}/suggestion", data={"strategy": "knuth"}, headers=HX)
+    assert resp.status_code == 400 and "too much to do now" in resp.get_data(as_text=True)
