@@ -121,14 +121,18 @@
     }
   }, true);
 
+  // After htmx swaps the board, put focus where the player continues: the
+  // guess field, or the outcome once the game is over. Run after every
+  // settle of the request (the live region is swapped too), once all is in place.
+  var refocus = null;
   document.addEventListener("htmx:afterSettle", function () {
     render();
-    var field = input();
-    if (field) field.focus();
-    else {
-      var outcome = document.getElementById("outcome");
-      if (outcome) outcome.focus();
-    }
+    clearTimeout(refocus);
+    refocus = setTimeout(function () {
+      var field = input();
+      var target = field || document.getElementById("outcome");
+      if (target && document.activeElement !== target) target.focus();
+    }, 0);
   });
 
   document.addEventListener("DOMContentLoaded", render);

@@ -48,23 +48,30 @@ def start(page, live_server, preset="Classic"):
     page.goto(live_server.url + "/")
     page.get_by_role("button", name=preset).click()
     expect(page.locator("#game")).to_be_visible()
+    page.wait_for_load_state()
+
+
+def expect_ready_for_next_guess(page, count):
+    """The new row is on the board and focus is back in the emptied field."""
+    expect(page.locator("ol.rows > li")).to_have_count(count)
+    expect(page.locator("#guess-input")).to_be_focused()
+    expect(page.locator("#guess-input")).to_have_value("")
 
 
 def test_win_by_clicking(page, live_server, app):
     start(page, live_server)
     secret, game = secret_of(app, page)
     played = wrong_guesses(secret, 6, 4, 2)
-    for guess in played + [secret]:
+    page.evaluate("window.sameDocument = true")
+    for count, guess in enumerate(played + [secret], start=1):
         page.get_by_role("button", name="Remove the last colour").click()  # harmless on empty
         for digit in guess:
             page.locator(f'.palette button[data-color="{digit}"]').click()
         expect(page.locator("#guess-input")).to_have_value(guess)
-        url = page.url
         page.get_by_role("button", name="Guess", exact=True).click()
         if guess != secret:
-            expect(page.locator("#guess-input")).to_have_value("")
-            expect(page.locator("#guess-input")).to_be_focused()
-            assert page.url == url  # swapped in place, no reload
+            expect_ready_for_next_guess(page, count)
+    assert page.evaluate("window.sameDocument")  # swapped in place, never reloaded
     expect(page.locator(".outcome h2")).to_have_text("You cracked it in 3 guesses!")
     expect(page.locator("#announce")).to_contain_text("You cracked the code in 3 guesses")
     check_rows(page, game, secret, played + [secret])
@@ -95,6 +102,8 @@ def test_win_by_keyboard_only(page, live_server, app):
             break
     page.keyboard.press("Enter")
     expect(page.locator("#guess-input")).to_be_focused()
+    page.wait_for_load_state()
+    page.evaluate("window.sameDocument = true")
     secret, game = secret_of(app, page)
     played = wrong_guesses(secret, 5, 4, 3)
     for count, guess in enumerate(played + [secret], start=1):
@@ -102,7 +111,9 @@ def test_win_by_keyboard_only(page, live_server, app):
         page.keyboard.press("Backspace")
         page.keyboard.type(guess[2:])
         page.keyboard.press("Enter")
-        expect(page.locator("ol.rows > li")).to_have_count(count)
+        if guess != secret:
+            expect_ready_for_next_guess(page, count)
+    assert page.evaluate("window.sameDocument")
     expect(page.locator(".outcome h2")).to_have_text("You cracked it in 4 guesses!")
     check_rows(page, game, secret, played + [secret])
     # Focus lands on the outcome; the next Tab reaches "Play again".
@@ -149,3 +160,22 @@ def test_play_without_javascript(nojs_page, live_server, app):
     check_rows(page, game, secret, played + [secret])
     page.get_by_role("button", name="Show codes still possible").click()
     expect(page.locator("#possible-count")).to_have_text("1")
+
+
+def test_suggestion_button(page, live_server, app):
+    start(page, live_server)
+    page.get_by_role("button", name="Suggest a guess").click()
+    expect(page.locator(".suggested-code")).to_have_text("1122")  # Knuth's first guess
+    expect(page.locator("#guess-input")).to_have_value("1122")
+    expect(page.locator("svg.partition rect")).to_have_count(14)
+    page.get_by_label("Strategy").select_option("entropy")
+    page.get_by_role("button", name="Suggest a guess").click()
+    expect(page.locator(".suggested-code")).to_have_text("1234")
+    expect(page.locator("#guess-input")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("ol.rows > li")).to_have_count(1)
+    expect(page.locator("ol.rows > li").first).to_have_attribute("data-guess", "1234")
+    SHOTS.mkdir(exist_ok=True)
+    page.get_by_role("button", name="Suggest a guess").click()
+    expect(page.locator(".suggested-code")).to_be_visible()
+    page.screenshot(path=str(SHOTS / "board-suggestion.png"), full_page=True)
