@@ -1,0 +1,1 @@
+"""Speed and memory of the engine: ``make bench`` (``python -m benchmarks``)."""

@@ -1,0 +1,72 @@
+"""Time and peak memory of the engine's main jobs, each in a fresh process.
+
+    python -m benchmarks            # everything, 5 pegs × 8 colours included
+    python -m benchmarks --quick    # 4 × 6 only
+    python -m benchmarks --json     # machine-readable
+
+Compiled kernels are loaded (and compiled on a first run) before the clock
+starts; "traced" is the peak of Python and numpy allocations (tracemalloc, a
+second run, small sizes only) and "peak RSS" the whole process, interpreter
+and compiled code included. "baseline" rows run the same job with plain numpy in place of the
+compiled kernels, in the same run, so the comparison survives a noisy machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .jobs import measure
+
+
+def plan(quick: bool):
+    from webapp.engine import PRESETS
+
+    jobs = [
+        ("feedback matrix 4×6", ("matrix", 4, 6)),
+        ("best guess 4×6, root (knuth)", ("root", 4, 6, "knuth")),
+        ("best guess 4×6, after one (knuth)", ("second", 4, 6, "knuth")),
+    ]
+    jobs += [(f"tree 4×6 {name}", ("tree", 4, 6, name)) for name in PRESETS]
+    jobs += [
+        ("tree 4×6 distinct knuth", ("tree", 4, 6, "knuth", True)),
+        ("baseline: tree 4×6 knuth, numpy only", ("baseline", 4, 6, "knuth")),
+        ("baseline: tree 4×6 entropy, numpy only", ("baseline", 4, 6, "entropy")),
+    ]
+    if not quick:
+        jobs += [
+            ("feedback matrix 5×8", ("matrix", 5, 8)),
+            ("best guess 5×8, root (knuth)", ("root", 5, 8, "knuth")),
+            ("best guess 5×8, after one (knuth)", ("second", 5, 8, "knuth")),
+            ("tree 5×8 knuth", ("tree", 5, 8, "knuth")),
+            ("tree 5×8 entropy", ("tree", 5, 8, "entropy")),
+        ]
+    return jobs
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m benchmarks")
+    parser.add_argument("--quick", action="store_true", help="skip 5 pegs × 8 colours")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--only", help="run the jobs whose name contains this text")
+    args = parser.parse_args(argv)
+    jobs = [j for j in plan(args.quick) if not args.only or args.only in j[0]]
+    rows = []
+    if not args.json:
+        print(f"{'job':42} {'seconds':>9} {'peak RSS':>10} {'traced':>9}  result")
+    for name, spec in jobs:
+        r = measure(spec)
+        r["job"] = name
+        rows.append(r)
+        if not args.json:
+            traced = "-" if r["traced_mib"] is None else f"{r['traced_mib']:.1f} MiB"
+            print(f"{name:42} {r['seconds']:9.4f} {r['rss_mib']:7.0f} MiB {traced:>9}  {r['detail']}",
+                  flush=True)
+    if args.json:
+        json.dump(rows, sys.stdout, indent=2)
+        print()
+
+
+if __name__ == "__main__":
+    main()

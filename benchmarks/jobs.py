@@ -1,0 +1,95 @@
+"""The measured jobs, run one per fresh process by ``python -m benchmarks``."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import resource
+import time
+import tracemalloc
+
+import numpy as np
+
+
+def warm_up():
+    from webapp.engine import GameSize, analyse, best_guess
+    from webapp.engine.tables import FeedbackTable
+
+    analyse("knuth", GameSize(3, 3))
+    best_guess("entropy", GameSize(3, 3))
+    FeedbackTable(3, 3).class_counts(np.arange(27), np.arange(27))
+
+
+class NumpyTable:
+    """The baseline: class sizes with numpy fancy indexing and bincount."""
+
+    def __init__(self, table):
+        self.table = table
+
+    def __getattr__(self, name):
+        return getattr(self.table, name)
+
+    def class_counts(self, guesses, codes):
+        rows = self.table.matrix[np.ix_(guesses, codes)].astype(np.int64)
+        rows += (np.arange(len(guesses)) * self.table.slots)[:, None]
+        return np.bincount(rows.ravel(), minlength=len(guesses) * self.table.slots).reshape(
+            len(guesses), self.table.slots)
+
+    def first_perfect_split(self, guesses, codes):
+        if codes.shape[0] > self.table.replies:
+            return -1
+        hits = np.flatnonzero(self.class_counts(guesses, codes).max(axis=1) <= 1)
+        return int(hits[0]) if hits.size else -1
+
+
+def job(kind, pegs, colors, strategy=None, distinct=False):
+    """One measurement; returns (seconds, detail)."""
+    from webapp.engine import Code, Feedback, GameSize, analyse, best_guess
+    from webapp.engine.tables import feedback_matrix, feedback_table
+    from webapp.engine.tree import MATRIX_BYTES
+
+    size = GameSize(pegs, colors, distinct)
+    if kind == "matrix":
+        started = time.perf_counter()
+        feedback_matrix(pegs, colors)
+        return time.perf_counter() - started, f"{size.n_codes ** 2:,} replies"
+    if kind in ("root", "second"):
+        feedback_table(size)  # the web app's table: a matrix up to 64 MiB, else rows on demand
+        history = []
+        if kind == "second":
+            first = best_guess(strategy, size).guess
+            history = [(first, Feedback(1, 1))]
+        started = time.perf_counter()
+        s = best_guess(strategy, size, history)
+        return time.perf_counter() - started, f"{s.guess} of {s.remaining:,} ({s.score})"
+    if kind in ("tree", "baseline"):
+        table = feedback_table(size, MATRIX_BYTES)
+        if kind == "baseline":
+            table = NumpyTable(table)
+        best = float("inf")
+        for _ in range(1 if size.n_codes > 5000 else 3):
+            result = analyse(strategy, size, table=table)
+            best = min(best, result.seconds)
+        return best, f"total {result.total}, max {result.max}, first {result.first_guess}"
+    raise ValueError(kind)
+
+
+def run_one(spec, queue):
+    warm_up()
+    seconds, detail = job(*spec)  # timed without tracemalloc, which slows allocation
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    traced = None
+    if spec[2] ** spec[1] <= 5000:
+        tracemalloc.start()
+        job(*spec)
+        traced = tracemalloc.get_traced_memory()[1] / 2**20
+    queue.put({"seconds": seconds, "detail": detail, "traced_mib": traced, "rss_mib": rss})
+
+
+def measure(spec):
+    ctx = mp.get_context("spawn")
+    queue = ctx.Queue()
+    proc = ctx.Process(target=run_one, args=(spec, queue))
+    proc.start()
+    result = queue.get()
+    proc.join()
+    return result
