@@ -105,12 +105,13 @@ def cmd_analyse(args, out) -> None:
     progress = Progress(f"feedback table {size.label()}")
     feedback_table(size, MATRIX_BYTES, progress)
     progress.close()
-    summaries = []
+    summaries, worst = [], []
     for name in names:
         progress = Progress(f"{name:>11} {size.label()}")
         result = analyse(name, size, seed=args.seed, progress=progress)
         progress.close()
         summaries.append(result.summary())
+        worst.append((name, result.max, result.worst_secrets()))
         if args.tree:
             with open(args.tree if len(names) == 1 else f"{args.tree}.{name}.json", "w") as fh:
                 json.dump(result.export(), fh)
@@ -120,6 +121,10 @@ def cmd_analyse(args, out) -> None:
     else:
         title = f"{size.label()}: every secret played ({len(result.depths):,} secrets)"
         out.write(title + "\n\n" + format_table(summaries) + "\n")
+        if len(names) == 1:
+            name, depth, secrets = worst[0]
+            shown = " ".join(str(c) for c in secrets[:12]) + (" …" if len(secrets) > 12 else "")
+            out.write(f"\nWorst case, {depth} guesses, for {len(secrets)} secrets: {shown}\n")
 
 
 def cmd_suggest(args, out) -> None:
