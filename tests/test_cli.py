@@ -20,10 +20,13 @@ def run(*args):
 def test_analyse_table():
     status, out = run("analyse", "--pegs", "4", "--colors", "6", "--strategy", "knuth")
     assert status == 0
-    header, _, row = out.strip().splitlines()[-3:]
+    lines = out.strip().splitlines()
+    header = next(line for line in lines if line.startswith("Strategy"))
     assert header.split()[:7] == ["Strategy", "Total", "Mean", "StdDev", "First", "guess", "Max"]
-    cells = row.split()
+    cells = next(line for line in lines if line.startswith("knuth")).split()
     assert cells[:2] == ["knuth", "5801"] and cells[4:6] == ["1122", "5"]
+    assert cells[6:] == ["1", "6", "62", "533", "694"]
+    assert lines[-1].startswith("Worst case, 5 guesses, for 694 secrets: 1116 1126 ")
 
 
 def test_analyse_all_json():
@@ -95,3 +98,32 @@ def test_json_keeps_progress_off_stdout():
     assert result.returncode == 0
     json.loads(result.stdout)
     assert "[" in result.stderr and "left" in result.stderr
+
+
+def test_optimal_command(tmp_path):
+    tree = tmp_path / "tree.json"
+    status, out = run("optimal", "--pegs", "3", "--colors", "4", "--json", "--out", str(tree))
+    assert status == 0
+    (summary,) = json.loads(out)
+    assert summary["total"] == 206 and sum(summary["histogram"].values()) == 64
+    assert {"nodes", "guesses expanded"} <= set(summary["search"])
+    assert json.loads(tree.read_text())["guess"] == summary["first_guess"]
+
+
+def test_optimal_bounded_and_impossible():
+    status, out = run("optimal", "--pegs", "3", "--colors", "3", "--max-guesses", "4")
+    assert status == 0 and "optimal (max 4)" in out
+    status, out = run("optimal", "--pegs", "3", "--colors", "3", "--max-guesses", "2")
+    assert status == 0 and "No strategy finds every secret of 3×3 within 2 guesses." in out
+
+
+def test_optimal_candidates_only_and_distinct():
+    status, out = run("optimal", "--pegs", "3", "--colors", "4", "--distinct", "--candidates-only", "--json")
+    (summary,) = json.loads(out)
+    assert status == 0 and summary["distinct"] is True and "candidates only" in summary["strategy"]
+
+
+def test_strategy_all_includes_optimal_where_available():
+    status, out = run("analyse", "--pegs", "4", "--colors", "6", "--strategy", "all", "--json")
+    names = {d["strategy"]: d for d in json.loads(out)}
+    assert names["optimal"]["total"] == 5625 and names["optimal-5"]["max"] == 5

@@ -66,3 +66,72 @@ def test_impossible_limit_says_so():
 def test_too_large():
     with pytest.raises(SizeError):
         OptimalSolver(GameSize(5, 8))
+
+
+def test_classic_optimum_from_scratch():
+    """Koyama & Lai's figures come out of the search: 5,625, and 5,626 within 5 guesses."""
+    from webapp.engine.optimal import OptimalSolver
+
+    solver = OptimalSolver(GameSize())
+    assert solver.total() == 5625
+    assert OptimalSolver(GameSize(), max_guesses=5).total() == 5626
+    assert OptimalSolver(GameSize(), max_guesses=4).total() is None
+    stats = dict(zip(("nodes", "scored", "expanded"), solver.stats[:3]))
+    assert stats["expanded"] < stats["scored"]  # the bounds prune
+
+
+def test_shipped_file_matches_fresh_computation():
+    import json
+
+    from webapp.engine.optimal import DATA, data_name, tree_document
+
+    size = GameSize(3, 6)
+    solver = OptimalSolver(size)
+    fresh = tree_document(solver, solver.total())
+    shipped = json.loads((DATA / data_name(size)).read_text())
+    assert shipped == fresh
+    assert "Regenerate with: mastermind optimal --pegs 3 --colors 6" in shipped["about"]
+
+
+@pytest.mark.parametrize("name, size, limit", [
+    ("optimal-4x6.json", GameSize(), None), ("optimal-4x6-max5.json", GameSize(), 5),
+    ("optimal-4x6-distinct.json", GameSize(4, 6, True), None), ("optimal-4x5.json", GameSize(4, 5), None),
+])
+def test_shipped_trees_replay_to_their_totals(name, size, limit):
+    import json
+
+    from webapp.engine import analyse
+    from webapp.engine.optimal import DATA, data_name
+
+    assert data_name(size, limit) == name
+    document = json.loads((DATA / name).read_text())
+    result = analyse("optimal" if limit is None else f"optimal-{limit}", size)
+    assert result.total == document["total"]
+    if limit:
+        assert result.max <= limit
+
+
+def test_optimal_preset_off_the_shipped_tree():
+    """After a guess the tree would not make, the preset searches that position."""
+    from webapp.engine import Code, Feedback, best_guess, candidates
+    from webapp.engine.strategies import played_mask
+
+    size = GameSize()
+    history = [(Code.parse("1122", size), Feedback(1, 0))]
+    guess = best_guess("optimal", size, history).guess
+    cands = candidates(size, history).astype(np.int64)
+    solver = OptimalSolver(size)
+    matrix = feedback_table(size).matrix
+    g = guess.index(size)
+    parts = [cands[matrix[g, cands] == r] for r in np.unique(matrix[g, cands]) if r != size.solved]
+    mask = played_mask(size, history + [(guess, None)])
+    through_guess = len(cands) + sum(solver.total(p, mask, 3) for p in parts)
+    assert through_guess == solver.total(cands, played_mask(size, history), 2)
+
+
+def test_optimal_unavailable_for_large_sizes():
+    from webapp.engine import StrategyError, best_guess
+
+    with pytest.raises(StrategyError) as info:
+        best_guess("optimal", GameSize(5, 8))
+    assert "computed on demand up to" in str(info.value)

@@ -108,7 +108,14 @@ def cmd_analyse(args, out) -> None:
     summaries, worst = [], []
     for name in names:
         progress = Progress(f"{name:>11} {size.label()}")
-        result = analyse(name, size, seed=args.seed, progress=progress)
+        try:
+            result = analyse(name, size, seed=args.seed, progress=progress)
+        except MastermindError as exc:
+            if len(names) == 1:
+                raise
+            progress.close()
+            print(f"mastermind: skipping {name}: {exc}", file=sys.stderr)
+            continue
         progress.close()
         summaries.append(result.summary())
         worst.append((name, result.max, result.worst_secrets()))
@@ -150,6 +157,78 @@ def cmd_suggest(args, out) -> None:
     out.write(f"Partition: {parts}\n")
 
 
+def search_progress(stream=None, delay: float = 1.0):
+    """Progress of an exact search: nodes searched so far and time spent."""
+    stream = stream or sys.stderr
+    shown = []
+
+    def report(stats, seconds):
+        if seconds < delay:
+            return
+        stream.write(f"\rsearching: {int(stats[0]):,} nodes, {int(stats[2]):,} guesses expanded, "
+                     f"{seconds:5.1f}s ")
+        stream.flush()
+        shown.append(True)
+
+    def close():
+        if shown:
+            stream.write("\n")
+            stream.flush()
+
+    return report, close
+
+
+def cmd_optimal(args, out) -> None:
+    from .engine import Strategy
+    from .engine.optimal import STATS, OptimalSolver, tree_document
+
+    size = size_from(args)
+    if args.max_guesses is not None and not 1 <= args.max_guesses <= 30:
+        raise UsageError("--max-guesses must be from 1 to 30")
+    solver = OptimalSolver(size, args.max_guesses, args.candidates_only)
+    report, close = search_progress()
+    started = time.perf_counter()
+    total = solver.total(progress=report)
+    seconds = time.perf_counter() - started
+    close()
+    name = "optimal" + (f" (max {args.max_guesses})" if args.max_guesses else "") + (
+        ", candidates only" if args.candidates_only else "")
+    stats = dict(zip(STATS, (int(v) for v in solver.stats)))
+    if total is None:
+        if args.json:
+            json.dump([{"pegs": size.pegs, "colors": size.colors, "distinct": size.distinct,
+                        "strategy": name, "max_guesses": args.max_guesses, "feasible": False,
+                        "seconds": round(seconds, 4), "search": stats}], out, indent=2)
+            out.write("\n")
+        else:
+            out.write(f"No strategy finds every secret of {size.label()} within "
+                      f"{args.max_guesses} guesses{' using candidates only' if args.candidates_only else ''}.\n")
+        return
+    strategy = Strategy(name, "Exact optimum.", "this project",
+                        chooser=lambda _size, cands, played, depth: solver.choose(cands, played, depth))
+    result = analyse(strategy, size, table=solver.table)
+    summary = result.summary()
+    summary["seconds"] = round(seconds, 4)
+    summary["max_guesses"] = args.max_guesses
+    summary["search"] = stats
+    if result.total != total:  # the tree must realise the searched total
+        raise MastermindError(f"internal error: tree total {result.total} differs from {total}")
+    if args.out:
+        with open(args.out, "w") as fh:
+            json.dump(result.export(), fh)
+    if args.data:
+        with open(args.data, "w") as fh:
+            json.dump(tree_document(solver, total), fh, separators=(",", ":"))
+            fh.write("\n")
+    if args.json:
+        json.dump([summary], out, indent=2)
+        out.write("\n")
+        return
+    out.write(f"{size.label()}: {name}, searched in {seconds:.2f}s\n\n")
+    out.write(format_table([summary]) + "\n\n")
+    out.write("Search: " + ", ".join(f"{k} {v:,}" for k, v in stats.items()) + "\n")
+
+
 def build_parser() -> Parser:
     parser = Parser(prog="mastermind", description="Mastermind strategies from the command line.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
@@ -171,6 +250,19 @@ def build_parser() -> Parser:
     common(suggest_p)
     suggest_p.add_argument("history", nargs="*", help="GUESS:BLACK,WHITE items, e.g. 1122:1,0")
     suggest_p.set_defaults(run=cmd_suggest)
+
+    optimal_p = sub.add_parser("optimal", help="the exact optimal strategy")
+    optimal_p.add_argument("--pegs", type=int, default=4, help="pegs in a code (default 4)")
+    optimal_p.add_argument("--colors", type=int, default=6, help="colours (default 6)")
+    optimal_p.add_argument("--distinct", action="store_true", help="the secret uses different colours")
+    optimal_p.add_argument("--max-guesses", type=int, metavar="K",
+                           help="never more than K guesses (optimal worst case)")
+    optimal_p.add_argument("--candidates-only", action="store_true",
+                           help="guess only codes that could be the secret")
+    optimal_p.add_argument("--json", action="store_true", help="print JSON")
+    optimal_p.add_argument("--out", metavar="FILE", help="write the tree as JSON (like analyse --tree)")
+    optimal_p.add_argument("--data", metavar="FILE", help="write the compact tree the app ships")
+    optimal_p.set_defaults(run=cmd_optimal)
     return parser
 
 

@@ -16,6 +16,7 @@ from .codes import (
 from .tables import FeedbackTable, candidates, consistent, feedback_table
 from .strategies import PRESETS, Strategy, StrategyError, Suggestion, best_guess, get_strategy
 from .tree import Analysis, analyse
+from . import optimal  # noqa: F401  (registers the optimal presets)
 
 __all__ = [
     "Analysis", "Code", "CodeError", "Feedback", "FeedbackError", "FeedbackTable", "GameSize",

@@ -18,15 +18,18 @@ A depth-first branch and bound over candidate sets, compiled with numba:
 
 from __future__ import annotations
 
+import json
 import threading
 import time
+from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
 from .codes import GameSize, SizeError, secret_indices
-from .strategies import colors_mask, guess_pool
+from .strategies import Strategy, StrategyError, colors_mask, guess_pool, register
 from .tables import feedback_table
 
 INF = 1 << 40
@@ -34,6 +37,10 @@ UNBOUNDED = 99  # guesses left when no limit is set
 STATS = ("nodes", "guesses scored", "guesses expanded", "table hits", "closed-form leaves")
 # The search keeps the whole feedback matrix; beyond this many codes it is not offered.
 MAX_OPTIMAL_CODES = 4096
+# Without a shipped tree, the optimal presets compute positions on demand up to
+# this many codes (the classic game from scratch takes a few seconds).
+ON_DEMAND_CODES = 1296
+DATA = Path(__file__).with_name("data")
 
 
 @njit(cache=True, nogil=True)
@@ -283,3 +290,157 @@ def bounds_tables(n_codes: int, branching: int):
         cap[d] = min(cap[d - 1] + width, INF)
         width = min(width * branching, INF)
     return lbtab, cap
+
+
+# --- shipped trees ---------------------------------------------------------------------------
+#
+# A tree is stored as the guesses of its nodes with three or more codes, in
+# preorder (children by ascending reply); nodes of one or two codes guess their
+# first code. Replaying the partitions recovers every node.
+
+
+def set_key(cands: np.ndarray) -> bytes:
+    """A dictionary key for a candidate set."""
+    return np.ascontiguousarray(cands, dtype=np.int32).tobytes()
+
+
+def _classes(matrix, guess: int, cands: np.ndarray, solved: int):
+    """The codes of each reply to ``guess`` but the solved one, by ascending reply."""
+    replies = matrix[guess, cands]
+    order = np.argsort(replies, kind="stable")
+    replies, members = replies[order], cands[order]
+    values, starts = np.unique(replies, return_index=True)
+    stops = list(starts[1:]) + [members.shape[0]]
+    return [members[a:b] for v, a, b in zip(values, starts, stops) if v != solved]
+
+
+def encode_tree(solver: OptimalSolver) -> list[int]:
+    """The optimal tree's guesses in the compact preorder form."""
+    matrix, out = solver.table.matrix, []
+
+    def visit(cands, played, depth):
+        if cands.shape[0] <= 2:
+            return
+        guess = solver.choose(cands, played, depth)
+        out.append(guess)
+        for members in _classes(matrix, guess, cands, solver.solved):
+            visit(members, played | int(solver.colmask[guess]), depth + 1)
+
+    visit(solver.secrets, 0, 1)
+    return out
+
+
+def decode_tree(size: GameSize, guesses: list[int]) -> dict[bytes, int]:
+    """Candidate set → guess for every node of a stored tree."""
+    matrix = feedback_table(size, MAX_OPTIMAL_CODES**2).matrix
+    choices, stream = {}, iter(guesses)
+
+    def visit(cands):
+        if cands.shape[0] <= 2:
+            return
+        guess = next(stream)
+        choices[set_key(cands)] = guess
+        for members in _classes(matrix, guess, cands, size.solved):
+            visit(members)
+
+    visit(secret_indices(size).astype(np.int64))
+    if next(stream, None) is not None:
+        raise ValueError("The stored tree has more guesses than its nodes.")
+    return choices
+
+
+def data_name(size: GameSize, max_guesses: int | None = None) -> str:
+    """File name of a shipped tree, such as ``optimal-4x6-max5.json``."""
+    return (f"optimal-{size.pegs}x{size.colors}" + ("-distinct" if size.distinct else "")
+            + (f"-max{max_guesses}" if max_guesses else "") + ".json")
+
+
+def regenerate_command(size: GameSize, max_guesses: int | None) -> str:
+    return (f"mastermind optimal --pegs {size.pegs} --colors {size.colors}"
+            + (" --distinct" if size.distinct else "")
+            + (f" --max-guesses {max_guesses}" if max_guesses else "")
+            + f" --data webapp/engine/data/{data_name(size, max_guesses)}")
+
+
+def tree_document(solver: OptimalSolver, total: int) -> dict:
+    """What a shipped data file holds."""
+    size = solver.size
+    return {
+        "about": "Optimal Mastermind decision tree: the guesses of every node with three or "
+                 "more codes, in preorder, children by ascending reply (black, then white); "
+                 "codes are indices in ascending order (1111 is 0). Generated, do not edit. "
+                 "Regenerate with: " + regenerate_command(size, solver.max_guesses),
+        "pegs": size.pegs,
+        "colors": size.colors,
+        "distinct": size.distinct,
+        "max_guesses": solver.max_guesses,
+        "total": total,
+        "guesses": encode_tree(solver),
+    }
+
+
+@lru_cache(maxsize=32)
+def shipped_choices(size: GameSize, max_guesses: int | None) -> dict[bytes, int] | None:
+    """The stored tree for this size and limit, or None."""
+    path = DATA / data_name(size, max_guesses)
+    if not path.exists():
+        return None
+    document = json.loads(path.read_text())
+    return decode_tree(size, document["guesses"])
+
+
+_solvers: dict = {}
+_solvers_lock = threading.Lock()
+
+
+def shared_solver(size: GameSize, max_guesses: int | None) -> OptimalSolver:
+    """One solver per size and limit for the process, so positions solved
+    once are remembered."""
+    with _solvers_lock:
+        key = (size, max_guesses)
+        if key not in _solvers:
+            _solvers[key] = OptimalSolver(size, max_guesses)
+        return _solvers[key]
+
+
+def available(size: GameSize, max_guesses: int | None = None) -> bool:
+    """Whether the optimal preset answers for this size without a long wait."""
+    return (DATA / data_name(size, max_guesses)).exists() or size.n_codes <= ON_DEMAND_CODES
+
+
+def optimal_chooser(max_guesses: int | None):
+    """The chooser of an optimal preset: the shipped tree where it has the
+    position, otherwise a search from that position."""
+
+    def choose(size: GameSize, cands: np.ndarray, played: int, depth: int) -> int:
+        if cands.shape[0] <= 2:
+            return int(cands[0])
+        choices = shipped_choices(size, max_guesses)
+        if choices is not None:
+            guess = choices.get(set_key(cands))
+            if guess is not None:
+                return int(guess)
+        if size.n_codes > ON_DEMAND_CODES:
+            raise StrategyError(
+                f"Optimal play is shipped for the preset sizes and computed on demand up to "
+                f"{ON_DEMAND_CODES:,} codes; {size.label()} has {size.n_codes:,}. Try "
+                "`mastermind optimal` for sizes up to 4,096 codes, or another strategy."
+            )
+        solver = shared_solver(size, max_guesses)
+        with _solvers_lock:
+            try:
+                return solver.choose(cands, played, depth)
+            except SizeError as exc:
+                raise StrategyError(str(exc)) from None
+
+    return choose
+
+
+register(Strategy(
+    "optimal", "The exact optimum: fewest guesses in total over every secret.",
+    "Koyama & Lai 1993 (computed by this project)", chooser=optimal_chooser(None),
+))
+register(Strategy(
+    "optimal-5", "Fewest guesses in total among strategies that never need more than 5.",
+    "Koyama & Lai 1993 (computed by this project)", chooser=optimal_chooser(5),
+))

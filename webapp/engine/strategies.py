@@ -58,6 +58,9 @@ class Strategy:
     perfect_split_wins: bool = True
     # No score at all: pick a candidate (first, or at random).
     random: bool = False
+    # A strategy that is not one step deep (optimal play) chooses for itself:
+    # ``chooser(size, cands, played, depth)`` returns the guess's index.
+    chooser: Callable | None = None
 
     def score(self, counts_row: np.ndarray, n: int) -> dict:
         """The named values this strategy compares, for one guess."""
@@ -264,9 +267,13 @@ def _select(strategy: Strategy, counts: np.ndarray, n: int, is_candidate: np.nda
 
 
 def choose(strategy: Strategy, table: FeedbackTable, cands: np.ndarray, pool: np.ndarray,
-           rng: np.random.Generator | None = None, max_pairs: int = MAX_PAIRS) -> int:
-    """Index of the next guess for candidate indices ``cands`` (ascending)."""
+           rng: np.random.Generator | None = None, max_pairs: int = MAX_PAIRS, *,
+           size: GameSize | None = None, played: int = 0, depth: int = 1) -> int:
+    """Index of the next guess for candidate indices ``cands`` (ascending),
+    at guess number ``depth`` after the colours in ``played`` were used."""
     n = cands.shape[0]
+    if strategy.chooser is not None:
+        return strategy.chooser(size, cands, played, depth)
     if n <= strategy.first_candidate_at or (strategy.candidates_only and not strategy.criteria):
         if strategy.random and n > 1:
             rng = rng if rng is not None else np.random.default_rng()
@@ -326,8 +333,10 @@ def best_guess(strategy: Strategy | str, size: GameSize, history=(), rng=None,
         strategy = get_strategy(strategy)
     table = table or feedback_table(size)
     cands = candidates_after(size, history).astype(np.int64)
-    pool = guess_pool(size.pegs, size.colors, played_mask(size, history))
-    index = choose(strategy, table, cands, pool, rng, max_pairs)
+    played = played_mask(size, history)
+    pool = guess_pool(size.pegs, size.colors, played)
+    index = choose(strategy, table, cands, pool, rng, max_pairs, size=size, played=played,
+                   depth=len(history) + 1)
     counts = table.class_counts(np.array([index]), cands)[0]
     partition = {Feedback.decode(fb, size.pegs): int(c) for fb, c in enumerate(counts) if c}
     return Suggestion(

@@ -134,7 +134,7 @@ def analyse(strategy: Strategy | str, size: GameSize, seed: int = 0, progress=No
     def grow(cands: np.ndarray, depth: int, played: int) -> Node:
         nonlocal placed
         pool = guess_pool(size.pegs, size.colors, played)
-        guess = choose(strategy, table, cands, pool, rng)
+        guess = choose(strategy, table, cands, pool, rng, size=size, played=played, depth=depth)
         node = Node(guess)
         replies = table.row(guess, cands)
         order = np.argsort(replies, kind="stable")
