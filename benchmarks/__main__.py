@@ -2,6 +2,7 @@
 
     python -m benchmarks            # everything, 5 pegs × 8 colours included
     python -m benchmarks --quick    # 4 × 6 only
+    python -m benchmarks --slow     # also the optimal 4 × 7 search (minutes)
     python -m benchmarks --json     # machine-readable
 
 Compiled kernels are loaded (and compiled on a first run) before the clock
@@ -20,7 +21,7 @@ import sys
 from .jobs import measure
 
 
-def plan(quick: bool):
+def plan(quick: bool, slow: bool = False):
     from webapp.engine import PRESETS
 
     jobs = [
@@ -34,6 +35,14 @@ def plan(quick: bool):
         ("baseline: tree 4×6 knuth, numpy only", ("baseline", 4, 6, "knuth")),
         ("baseline: tree 4×6 entropy, numpy only", ("baseline", 4, 6, "entropy")),
     ]
+    jobs += [
+        ("optimal 4×5 from scratch", ("optimal", 4, 5, None)),
+        ("optimal 4×6 from scratch", ("optimal", 4, 6, None)),
+        ("optimal 4×6 within 5 guesses", ("optimal", 4, 6, 5)),
+        ("optimal 4×6 distinct", ("optimal", 4, 6, None, True)),
+    ]
+    if slow:
+        jobs.append(("optimal 4×7 from scratch", ("optimal", 4, 7, None)))
     if not quick:
         jobs += [
             ("feedback matrix 5×8", ("matrix", 5, 8)),
@@ -48,10 +57,11 @@ def plan(quick: bool):
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m benchmarks")
     parser.add_argument("--quick", action="store_true", help="skip 5 pegs × 8 colours")
+    parser.add_argument("--slow", action="store_true", help="add the optimal 4×7 search (minutes)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--only", help="run the jobs whose name contains this text")
     args = parser.parse_args(argv)
-    jobs = [j for j in plan(args.quick) if not args.only or args.only in j[0]]
+    jobs = [j for j in plan(args.quick, args.slow) if not args.only or args.only in j[0]]
     rows = []
     if not args.json:
         print(f"{'job':42} {'seconds':>9} {'peak RSS':>10} {'traced':>9}  result")

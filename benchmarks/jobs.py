@@ -15,6 +15,7 @@ def warm_up():
     from webapp.engine.tables import FeedbackTable
 
     analyse("knuth", GameSize(3, 3))
+    analyse("optimal", GameSize(3, 3))
     best_guess("entropy", GameSize(3, 3))
     FeedbackTable(3, 3).class_counts(np.arange(27), np.arange(27))
 
@@ -70,6 +71,15 @@ def job(kind, pegs, colors, strategy=None, distinct=False):
             result = analyse(strategy, size, table=table)
             best = min(best, result.seconds)
         return best, f"total {result.total}, max {result.max}, first {result.first_guess}"
+    if kind == "optimal":
+        from webapp.engine.optimal import STATS, OptimalSolver
+
+        solver = OptimalSolver(size, strategy)
+        started = time.perf_counter()
+        total = solver.total()
+        seconds = time.perf_counter() - started
+        counts = ", ".join(f"{k} {int(v):,}" for k, v in zip(STATS, solver.stats))
+        return seconds, f"total {total}; {counts}"
     raise ValueError(kind)
 
 

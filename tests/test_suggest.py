@@ -70,3 +70,17 @@ def test_too_much_work_is_refused_not_hung(tmp_path):
         store.add_guess(game.id, Code.parse("11223", GameSize(5, 8)))
     resp = client.post(f"/games/{game.id}/suggestion", data={"strategy": "knuth"}, headers=HX)
     assert resp.status_code == 400 and "too much to do now" in resp.get_data(as_text=True)
+
+
+def test_optimal_offered_where_it_answers(client, app, game):
+    html = client.get(f"/games/{game.id}").get_data(as_text=True)
+    assert '<option value="optimal"' in html and '<option value="optimal-5"' in html
+    resp = client.post(f"/games/{game.id}/suggestion", data={"strategy": "optimal"}, headers=HX)
+    expected = best_guess("optimal", GameSize(), [(Code.parse("1122", GameSize()), Feedback(0, 0))])
+    assert suggested(resp.get_data(as_text=True)) == str(expected.guess)
+    with app.app_context():
+        big = store.create_game(GameSize(5, 8), 12)
+    html = client.get(f"/games/{big.id}").get_data(as_text=True)
+    assert '<option value="knuth"' in html and '<option value="optimal"' not in html
+    resp = client.post(f"/games/{big.id}/suggestion", data={"strategy": "optimal"}, headers=HX)
+    assert resp.status_code == 400 and "computed on demand up to" in resp.get_data(as_text=True)

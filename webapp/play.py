@@ -34,7 +34,7 @@ def board_context(game: store.Game, **extra) -> dict:
         "error": None,
         "draft": "",
         "announcement": announcement(game),
-        "strategies": STRATEGIES.values(),
+        "strategies": [s for s in STRATEGIES.values() if s.available(game.size)],
         "strategy": game.hint_strategy or "knuth",
         "suggestion": None,
         "suggestion_error": None,

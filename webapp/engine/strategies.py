@@ -61,6 +61,8 @@ class Strategy:
     # A strategy that is not one step deep (optimal play) chooses for itself:
     # ``chooser(size, cands, played, depth)`` returns the guess's index.
     chooser: Callable | None = None
+    # Whether the strategy can answer for a size in reasonable time.
+    available: Callable[[GameSize], bool] = lambda size: True
 
     def score(self, counts_row: np.ndarray, n: int) -> dict:
         """The named values this strategy compares, for one guess."""
