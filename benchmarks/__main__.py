@@ -25,6 +25,8 @@ def plan(quick: bool, slow: bool = False):
     from webapp.engine import PRESETS
 
     jobs = [
+        ("web: post a guess, 4×6 (median)", ("web", 0, 0, "guess")),
+        ("web: knuth suggestion, 4×6 (median)", ("web", 0, 0, "suggest")),
         ("feedback matrix 4×6", ("matrix", 4, 6)),
         ("best guess 4×6, root (knuth)", ("root", 4, 6, "knuth")),
         ("best guess 4×6, after one (knuth)", ("second", 4, 6, "knuth")),

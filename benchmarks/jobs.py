@@ -48,6 +48,8 @@ def job(kind, pegs, colors, strategy=None, distinct=False):
     from webapp.engine.tables import feedback_matrix, feedback_table
     from webapp.engine.tree import MATRIX_BYTES
 
+    if kind == "web":
+        return web_job(strategy)
     size = GameSize(pegs, colors, distinct)
     if kind == "matrix":
         started = time.perf_counter()
@@ -83,6 +85,38 @@ def job(kind, pegs, colors, strategy=None, distinct=False):
     raise ValueError(kind)
 
 
+def web_job(what: str):
+    """Median server time of a request, through Flask's test client on a
+    temporary SQLite file: posting a guess, or asking for a suggestion."""
+    import tempfile
+    from pathlib import Path
+
+    from webapp import create_app, store
+    from webapp.engine import Code, GameSize
+
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app({"DATABASE": str(Path(folder) / "bench.sqlite3")})
+        client = app.test_client()
+        times = []
+        for _ in range(100):
+            with app.app_context():  # a secret none of the guesses below hits
+                game = {"id": store.create_game(GameSize(), 30, Code.parse("6666", GameSize())).id}
+            for guess in ("1122", "3456", "1234"):
+                started = time.perf_counter()
+                if what == "guess":
+                    resp = client.post(f"/games/{game['id']}/guesses", headers={"HX-Request": "true"},
+                                       data={"guess": guess, "move": str(len(times) % 3 + 1)})
+                else:
+                    resp = client.post(f"/games/{game['id']}/suggestion", headers={"HX-Request": "true"},
+                                       data={"strategy": "knuth"})
+                    client.post(f"/api/games/{game['id']}/guesses", json={"guess": guess})
+                times.append(time.perf_counter() - started)
+                assert resp.status_code == 200, resp.status_code
+        times.sort()
+        return times[len(times) // 2], (f"{len(times)} requests, 90th percentile "
+                                        f"{times[int(len(times) * 0.9)] * 1000:.1f} ms")
+
+
 def run_one(spec, queue):
     warm_up()
     seconds, detail = job(*spec)  # timed without tracemalloc, which slows allocation
@@ -100,6 +134,12 @@ def measure(spec):
     queue = ctx.Queue()
     proc = ctx.Process(target=run_one, args=(spec, queue))
     proc.start()
-    result = queue.get()
+    while True:
+        try:
+            result = queue.get(timeout=1)
+            break
+        except Exception:
+            if not proc.is_alive():
+                raise RuntimeError(f"benchmark {spec} failed (exit code {proc.exitcode})") from None
     proc.join()
     return result
