@@ -54,6 +54,21 @@ def _perfect(row, cands, seen, stamp):
 
 
 @njit(cache=True, nogil=True)
+def _one_pair(row, cands, counts, slots):
+    """True when ``row`` splits ``cands`` into single codes and exactly one pair."""
+    counts[:] = 0
+    pairs = 0
+    for c in cands:
+        r = row[c]
+        counts[r] += 1
+        if counts[r] == 2:
+            pairs += 1
+        elif counts[r] > 2:
+            return False
+    return pairs == 1
+
+
+@njit(cache=True, nogil=True)
 def _key(cands, zobrist, depth_left):
     h = np.uint64(depth_left) * np.uint64(0x9E3779B97F4A7C15)
     for c in cands:
@@ -109,6 +124,16 @@ def _solve(F, cands, played, depth_left, bound, pools, pool_lens, colmask, zobri
                 stats[4] += 1
                 exact[key] = 2 * n
                 choice[key] = pool[i]
+                return 2 * n
+    if n <= replies and depth_left >= 3:
+        # No guess splits everything, so the total is at least 2n; a candidate
+        # that leaves one pair and single codes reaches it (the pair's second
+        # code needs a third guess).
+        for i in range(n):
+            if _one_pair(F[cands[i]], cands, seen, slots):
+                stats[4] += 1
+                exact[key] = 2 * n
+                choice[key] = cands[i]
                 return 2 * n
 
     # A lower bound for every guess: n, plus the bound of each class left.
