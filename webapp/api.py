@@ -8,6 +8,7 @@ from . import store
 from .engine import Code, MastermindError
 from .errors import error_response
 from .settings import parse_settings
+from .web import game_or_404
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -47,12 +48,6 @@ def json_body(default=None):
     return body
 
 
-def load_or_404(game_id: str) -> store.Game:
-    try:
-        return store.load_game(game_id)
-    except store.GameNotFound:
-        abort(404, "There is no game with that id.")
-
 
 @bp.post("/games")
 def create():
@@ -66,12 +61,12 @@ def create():
 
 @bp.get("/games/<game_id>")
 def show(game_id):
-    return game_json(load_or_404(game_id))
+    return game_json(game_or_404(game_id))
 
 
 @bp.post("/games/<game_id>/guesses")
 def guess(game_id):
-    game = load_or_404(game_id)
+    game = game_or_404(game_id)
     body = json_body()
     move = body.get("move")
     if move is not None and (isinstance(move, bool) or not isinstance(move, int)):

@@ -6,21 +6,15 @@ import hashlib
 import time
 
 import numpy as np
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
 from . import store
 from .engine import PRESETS as STRATEGIES, Code, Feedback, MastermindError, best_guess, candidates, get_strategy
 from .settings import PRESETS, PRESETS_BY_KEY, parse_settings
-from .web import is_htmx, render
+from .web import game_or_404, is_htmx, render
 
 bp = Blueprint("play", __name__)
 
-
-def load_or_404(game_id: str) -> store.Game:
-    try:
-        return store.load_game(game_id)
-    except store.GameNotFound:
-        abort(404, "There is no game with that id. It may have been mistyped.")
 
 
 def board_context(game: store.Game, **extra) -> dict:
@@ -113,12 +107,12 @@ def new_game():
 
 @bp.get("/games/<game_id>")
 def board(game_id):
-    return show_board(load_or_404(game_id))
+    return show_board(game_or_404(game_id))
 
 
 @bp.post("/games/<game_id>/guesses")
 def guess(game_id):
-    game = load_or_404(game_id)
+    game = game_or_404(game_id)
     text = request.form.get("guess", "")
     move = request.form.get("move", "")
     try:
@@ -140,7 +134,7 @@ def guess(game_id):
 
 @bp.post("/games/<game_id>/suggestion")
 def suggestion(game_id):
-    game = load_or_404(game_id)
+    game = game_or_404(game_id)
     if game.over:
         return show_board(game, 409, error="This game is over: there is nothing left to suggest.")
     name = request.form.get("strategy", "knuth")
@@ -156,7 +150,7 @@ def suggestion(game_id):
 
 @bp.post("/games/<game_id>/counter")
 def counter(game_id):
-    game = load_or_404(game_id)
+    game = game_or_404(game_id)
     show = request.form.get("show") == "1"
     store.set_show_count(game.id, show)
     game.show_count = show

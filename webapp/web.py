@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import render_template, request
+from flask import abort, render_template, request
+
+from . import store
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,14 @@ PALETTE = (
 def color(number: int) -> Color:
     """The look of colour ``number`` (1-based)."""
     return PALETTE[number - 1]
+
+
+def game_or_404(game_id: str) -> store.Game:
+    """The game with this id, or a 404 that says so."""
+    try:
+        return store.load_game(game_id)
+    except store.GameNotFound:
+        abort(404, "There is no game with that id. It may have been mistyped.")
 
 
 def is_htmx() -> bool:
