@@ -39,11 +39,17 @@ def _feedback_into(row, g_digits, g_counts, digits_t, counts_t, pegs):
 
 
 @njit(cache=True, parallel=True)
+def feedback_block_into(out, g_digits, g_counts, digits_t, counts_t, pegs):
+    """Write the feedback of each guess (rows of ``out``) against each code
+    (columns) in place; both threads fill (and first touch) the memory."""
+    for i in prange(g_digits.shape[0]):
+        _feedback_into(out[i], g_digits[i], g_counts[i], digits_t, counts_t, pegs)
+
+
 def feedback_block(g_digits, g_counts, digits_t, counts_t, pegs):
     """Feedback of each guess (rows) against each code (columns)."""
     out = np.empty((g_digits.shape[0], digits_t.shape[1]), np.uint8)
-    for i in prange(g_digits.shape[0]):
-        _feedback_into(out[i], g_digits[i], g_counts[i], digits_t, counts_t, pegs)
+    feedback_block_into(out, g_digits, g_counts, digits_t, counts_t, pegs)
     return out
 
 
