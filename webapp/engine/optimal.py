@@ -69,6 +69,25 @@ def _one_pair(row, cands, counts, slots):
 
 
 @njit(cache=True, nogil=True)
+def _pairs_total(row, cands, counts, slots, solved):
+    """The exact total of guessing ``row``'s code when it splits ``cands``
+    into classes of one or two codes (1 and 3 guesses each, plus one for this
+    guess per code); -1 when some class is larger."""
+    counts[:] = 0
+    n = cands.shape[0]
+    total = n
+    for c in cands:
+        r = row[c]
+        counts[r] += 1
+        k = counts[r]
+        if k > 2:
+            return -1
+        if r != solved:
+            total += 1 if k == 1 else 2  # a pair costs 3 in all
+    return total
+
+
+@njit(cache=True, nogil=True)
 def _key(cands, zobrist, depth_left):
     h = np.uint64(depth_left) * np.uint64(0x9E3779B97F4A7C15)
     for c in cands:
@@ -136,9 +155,23 @@ def _solve(F, cands, played, depth_left, bound, pools, pool_lens, colmask, zobri
                 choice[key] = cands[i]
                 return 2 * n
 
+    counts = np.zeros(slots, np.int64)
+    if n <= replies and depth_left >= 3:
+        # Now the total is at least 2n + 1. A guess that reaches it with
+        # classes of at most two codes (whose totals are exact) is optimal:
+        # look among the candidates, then the pool, and stop at the first.
+        target = 2 * n + 1
+        for j in range(n + m):
+            g = cands[j] if j < n else pool[j - n]
+            if _pairs_total(F[g], cands, counts, slots, solved) == target:
+                stats[4] += 1
+                exact[key] = target
+                choice[key] = g
+                return target
+        stats[1] += n + m
+
     # A lower bound for every guess: n, plus the bound of each class left.
     bounds = np.empty(m, np.int64)
-    counts = np.zeros(slots, np.int64)
     limit = cap[depth_left - 1]
     for i in range(m):
         row = F[pool[i]]
