@@ -60,3 +60,26 @@ def test_three_peg_game_by_hand():
     size = GameSize(3, 2)
     remaining = candidates(size, [(Code.parse("112", size), Feedback(2, 0))])
     assert [str(Code.from_index(i, size)) for i in remaining] == ["111", "122", "212"]
+
+
+def test_threads_share_the_parallel_kernels_safely():
+    """A threaded web server may ask for suggestions at once; numba's fallback
+    thread pool aborts the process on concurrent entry unless calls take turns."""
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import threading\n"
+        "from webapp.engine import GameSize, best_guess\n"
+        "def work():\n"
+        "    for _ in range(10): best_guess('knuth', GameSize(5, 8))\n"
+        "threads = [threading.Thread(target=work) for _ in range(4)]\n"
+        "[t.start() for t in threads]; [t.join() for t in threads]\n"
+        "print('finished')\n"
+    )
+    env = {**os.environ, "NUMBA_THREADING_LAYER": "workqueue"}
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            timeout=300, env=env)
+    assert result.returncode == 0, result.stderr[-500:]
+    assert "finished" in result.stdout

@@ -6,12 +6,18 @@ Compiled functions are cached on disk next to this file, so only the first
 run after installation pays for compilation.
 """
 
+import threading
+
 import numpy as np
 from numba import njit, prange
 
 # Work below this many (guess, code) pairs runs on one thread: starting the
 # thread pool costs more than it saves.
 PARALLEL_THRESHOLD = 200_000
+# Parallel kernels already use every core, and numba's fallback thread pool
+# (workqueue, used where OpenMP is missing) must not be entered by two threads
+# at once: threads of a web server take turns here.
+PARALLEL_LOCK = threading.Lock()
 
 
 @njit(cache=True, nogil=True)
@@ -49,7 +55,8 @@ def feedback_block_into(out, g_digits, g_counts, digits_t, counts_t, pegs):
 def feedback_block(g_digits, g_counts, digits_t, counts_t, pegs):
     """Feedback of each guess (rows) against each code (columns)."""
     out = np.empty((g_digits.shape[0], digits_t.shape[1]), np.uint8)
-    feedback_block_into(out, g_digits, g_counts, digits_t, counts_t, pegs)
+    with PARALLEL_LOCK:
+        feedback_block_into(out, g_digits, g_counts, digits_t, counts_t, pegs)
     return out
 
 
@@ -87,7 +94,8 @@ def _counts_from_matrix_parallel(matrix, guesses, codes, slots):
 def counts_from_matrix(matrix, guesses, codes, slots):
     """Class sizes of the partition each guess makes of ``codes``: ``(len(guesses), slots)``."""
     if guesses.shape[0] * codes.shape[0] >= PARALLEL_THRESHOLD:
-        return _counts_from_matrix_parallel(matrix, guesses, codes, slots)
+        with PARALLEL_LOCK:
+            return _counts_from_matrix_parallel(matrix, guesses, codes, slots)
     return _counts_from_matrix_serial(matrix, guesses, codes, slots)
 
 
@@ -119,7 +127,8 @@ def _counts_direct_serial(g_digits, g_counts, digits_t, counts_t, pegs, slots):
 def counts_direct(g_digits, g_counts, digits_t, counts_t, pegs, slots):
     """Like :func:`counts_from_matrix`, computing feedback on the fly."""
     if g_digits.shape[0] * digits_t.shape[1] >= PARALLEL_THRESHOLD:
-        return _counts_direct_parallel(g_digits, g_counts, digits_t, counts_t, pegs, slots)
+        with PARALLEL_LOCK:
+            return _counts_direct_parallel(g_digits, g_counts, digits_t, counts_t, pegs, slots)
     return _counts_direct_serial(g_digits, g_counts, digits_t, counts_t, pegs, slots)
 
 

@@ -96,9 +96,10 @@ def feedback_matrix(pegs: int, colors: int, progress=None) -> np.ndarray:
     matrix = np.empty((n, n), dtype=np.uint8)
     for start in range(0, n, MATRIX_CHUNK):
         stop = min(n, start + MATRIX_CHUNK)
-        kernels.feedback_block_into(
-            matrix[start:stop], digits[start:stop], counts[start:stop], digits_t, counts_t, pegs
-        )
+        with kernels.PARALLEL_LOCK:
+            kernels.feedback_block_into(
+                matrix[start:stop], digits[start:stop], counts[start:stop], digits_t, counts_t, pegs
+            )
         if progress:
             progress(stop, n)
     matrix.flags.writeable = False
