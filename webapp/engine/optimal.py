@@ -88,6 +88,38 @@ def _pairs_total(row, cands, counts, slots, solved):
 
 
 @njit(cache=True, nogil=True)
+def _without_dead_variants(pool, cands, colmask, played, all_colors):
+    """Drop guesses that only repeat another's partition because they use
+    "dead" colours, ones no candidate contains (they never match anything).
+
+    With a dead colour that was played (so fixed by the colour symmetry),
+    keep only guesses whose dead colours are that one; otherwise keep guesses
+    with at most one distinct dead colour. Either way every dropped guess has a
+    kept one with the same partition and so the same total."""
+    alive = 0
+    for c in cands:
+        alive |= colmask[c]
+    dead = all_colors & ~alive
+    if dead == 0:
+        return pool
+    played_dead = dead & played
+    keep = np.empty(pool.shape[0], np.bool_)
+    if played_dead:
+        banned = dead & ~(played_dead & -played_dead)
+        if banned == 0:
+            return pool
+        for i in range(pool.shape[0]):
+            keep[i] = (colmask[pool[i]] & banned) == 0
+    else:
+        if dead & (dead - 1) == 0:
+            return pool
+        for i in range(pool.shape[0]):
+            used = colmask[pool[i]] & dead
+            keep[i] = (used & (used - 1)) == 0
+    return pool[keep]
+
+
+@njit(cache=True, nogil=True)
 def _key(cands, zobrist, depth_left):
     h = np.uint64(depth_left) * np.uint64(0x9E3779B97F4A7C15)
     for c in cands:
@@ -96,8 +128,31 @@ def _key(cands, zobrist, depth_left):
 
 
 @njit(cache=True, nogil=True)
+def _bounds_by_classes(F, cands, pool, bounds, counts, lbtab, limit, slots, solved):
+    """Each guess's lower bound: n, plus the bound of each class it leaves;
+    none for a guess that learns nothing or leaves a class too large for the
+    guesses left."""
+    n = cands.shape[0]
+    for i in range(pool.shape[0]):
+        row = F[pool[i]]
+        counts[:] = 0
+        for c in cands:
+            counts[row[c]] += 1
+        total = n
+        for s in range(slots):
+            k = counts[s]
+            if k == 0 or s == solved:
+                continue
+            if k == n or k > limit:  # no information, or too many for the guesses left
+                total = INF
+                break
+            total += lbtab[k]
+        bounds[i] = total
+
+
+@njit(cache=True, nogil=True)
 def _solve(F, cands, played, depth_left, bound, pools, pool_lens, colmask, zobrist, lbtab, cap,
-           slots, replies, solved, candidates_only, exact, lower, choice, stats):
+           slots, replies, solved, candidates_only, all_colors, exact, lower, choice, stats):
     """Fewest total guesses to find every code in ``cands`` (ascending) with
     ``depth_left`` guesses at most. A result below ``bound`` is exact; one at
     or above it only says the total is at least that."""
@@ -135,7 +190,8 @@ def _solve(F, cands, played, depth_left, bound, pools, pool_lens, colmask, zobri
     if candidates_only:
         pool = cands
     else:
-        pool = pools[played, : pool_lens[played]]
+        pool = _without_dead_variants(pools[played, : pool_lens[played]], cands, colmask,
+                                      played, all_colors)
     m = pool.shape[0]
     if n <= replies and not candidates_only:
         for i in range(m):
@@ -173,22 +229,28 @@ def _solve(F, cands, played, depth_left, bound, pools, pool_lens, colmask, zobri
     # A lower bound for every guess: n, plus the bound of each class left.
     bounds = np.empty(m, np.int64)
     limit = cap[depth_left - 1]
-    for i in range(m):
-        row = F[pool[i]]
-        counts[:] = 0
-        for c in cands:
-            counts[row[c]] += 1
-        total = n
-        for s in range(slots):
-            k = counts[s]
-            if k == 0 or s == solved:
-                continue
-            if k == n or k > limit:  # no information, or too many for the guesses left
-                total = INF
-                break
-            total += lbtab[k]
-        bounds[i] = total
+    if n <= replies and limit >= n:
+        # Every class then has a bound of 2k - 1, so a guess's bound is
+        # 3n - 2 * (1 if it is a candidate) - (number of classes left):
+        # counting distinct replies is enough.
+        for i in range(m):
+            row = F[pool[i]]
+            stamp = n + m + 2 + i
+            classes = 0
+            candidate = 0
+            for c in cands:
+                r = row[c]
+                if r == solved:
+                    candidate = 1
+                elif seen[r] != stamp:
+                    seen[r] = stamp
+                    classes += 1
+            bounds[i] = INF if (classes == 1 and candidate == 0) else 3 * n - 2 * candidate - classes
+    else:
+        _bounds_by_classes(F, cands, pool, bounds, counts, lbtab, limit, slots, solved)
     stats[1] += m
+
+    # Try the guesses best bound first, solving their classes against the cut-off.
     order = np.argsort(bounds, kind="mergesort")
 
     best = bound
@@ -227,8 +289,8 @@ def _solve(F, cands, played, depth_left, bound, pools, pool_lens, colmask, zobri
             sub = members[starts[s]: starts[s] + k].copy()
             budget = best - running + lbtab[k]
             value = _solve(F, sub, next_played, depth_left - 1, budget, pools, pool_lens, colmask,
-                           zobrist, lbtab, cap, slots, replies, solved, candidates_only, exact,
-                           lower, choice, stats)
+                           zobrist, lbtab, cap, slots, replies, solved, candidates_only, all_colors,
+                           exact, lower, choice, stats)
             running += value - lbtab[k]
             if running >= best:
                 break
@@ -289,8 +351,8 @@ class OptimalSolver:
         return int(_solve(
             self.table.matrix, np.ascontiguousarray(cands, dtype=np.int64), played, depth_left, bound,
             self.pools, self.pool_lens, self.colmask, self.zobrist, self.lbtab, self.cap,
-            self.slots, self.replies, self.solved, self.candidates_only, self.exact, self.lower,
-            self.choice, self.stats,
+            self.slots, self.replies, self.solved, self.candidates_only, (1 << self.size.colors) - 1,
+            self.exact, self.lower, self.choice, self.stats,
         ))
 
     def total(self, cands=None, played: int = 0, depth: int = 1, progress=None) -> int | None:
