@@ -4,16 +4,22 @@ optionally never needing more than K guesses.
 A depth-first branch and bound over candidate sets, compiled with numba:
 
 - the guess pool is reduced by symmetry (colours never played are
-  interchangeable; one code per pattern before the first guess);
+  interchangeable; one code per pattern before the first guess) and by dead
+  colours (colours no candidate contains never match, so guesses that differ
+  only in them split the candidates alike);
 - every guess gets a lower bound, ``n`` plus a bound per class of its
   partition, and guesses are tried best bound first; a guess is dropped as
   soon as its classes solved so far plus the bounds of the rest reach the best
   total found (the cut-off), and classes are solved smallest first;
-- closed forms at the leaves: one code costs 1, two cost 3, a candidate that
-  splits the rest into single codes costs ``2n - 1``, any other guess that
-  does ``2n``;
+- closed forms at the leaves: one code costs 1, two cost 3; for sets no larger
+  than the number of replies, a candidate that splits the rest into single
+  codes costs ``2n - 1``, any other guess that does, or a candidate that leaves
+  one pair, ``2n``, and a guess that reaches ``2n + 1`` with classes of one or
+  two codes is taken at once;
 - candidate sets already solved are remembered (a transposition table keyed by
   a 64-bit Zobrist hash of the set), with exact totals and lower bounds.
+
+Not used (yet): position permutations that fix the history, and a second core.
 """
 
 from __future__ import annotations
@@ -45,6 +51,7 @@ DATA = Path(__file__).with_name("data")
 
 @njit(cache=True, nogil=True)
 def _perfect(row, cands, seen, stamp):
+    """True when ``row`` gives every code of ``cands`` its own reply."""
     for c in cands:
         r = row[c]
         if seen[r] == stamp:
