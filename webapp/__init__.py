@@ -6,13 +6,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from flask import Flask
-
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def create_app(config=None) -> Flask:
+def create_app(config=None):
     """Build the app; ``config`` is a mapping applied over the defaults."""
+    from flask import Flask  # here, so the command line starts without Flask
+
     app = Flask(
         __name__,
         instance_path=str(ROOT / "instance"),
