@@ -83,3 +83,19 @@ def test_threads_share_the_parallel_kernels_safely():
                             timeout=300, env=env)
     assert result.returncode == 0, result.stderr[-500:]
     assert "finished" in result.stdout
+
+
+def test_warm_up_leaves_nothing_to_compile_for_suggestions():
+    """After the app's warm-up, suggestions (matrix and on-the-fly sizes) use
+    already compiled kernels: no request pays for compilation."""
+    from webapp.engine import best_guess, kernels
+
+    kernels.warm_up()
+    dispatchers = {name: getattr(kernels, name) for name in dir(kernels)
+                   if hasattr(getattr(kernels, name), "signatures")}
+    before = {name: len(f.signatures) for name, f in dispatchers.items()}
+    size = GameSize(5, 8)
+    best_guess("knuth", GameSize(), [(Code.parse("1122", GameSize()), Feedback(1, 0))])
+    best_guess("entropy", size, [(Code.parse("11223", size), Feedback(1, 1))])
+    after = {name: len(f.signatures) for name, f in dispatchers.items()}
+    assert after == before

@@ -25,12 +25,18 @@ def create_app(config=None):
         MAX_FORM_MEMORY_SIZE=16 * 1024,
         # How much work one suggestion may do, in (guess, code) pairs scored.
         SUGGESTION_MAX_PAIRS=300_000_000,
+        # Load the engine's compiled kernels at start-up, not on the first request.
+        WARM_UP=True,
     )
     if config:
         app.config.update(config)
     os.makedirs(os.path.dirname(os.path.abspath(app.config["DATABASE"])), exist_ok=True)
 
     from . import api, errors, play, store, web
+    from .engine import kernels
+
+    if app.config["WARM_UP"]:
+        kernels.warm_up()
 
     store.init_app(app)
     web.init_app(app)

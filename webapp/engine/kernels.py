@@ -162,3 +162,23 @@ def first_perfect_split(matrix, guesses, codes, slots):
             if alive[j]:
                 return start + j
     return -1
+
+
+def warm_up() -> None:
+    """Load (or, on a first run, compile) the kernels with the argument types
+    the engine passes (read-only shared tables included), on a tiny size, so
+    the first real request does not pay for it."""
+    from .codes import GameSize
+    from .tables import FeedbackTable, feedback_table
+
+    size = GameSize(2, 2)
+    table = feedback_table(size)  # the read-only matrix
+    direct = FeedbackTable(2, 2, matrix=None)
+    codes = np.arange(size.n_codes, dtype=np.int64)
+    direct.rows(codes, codes)
+    for t in (table, direct):
+        t.class_counts(codes, codes)
+        t.first_perfect_split(codes, codes)
+    _counts_from_matrix_parallel(table.matrix, codes, codes, table.slots)
+    digits_t, counts_t = direct._columns(codes)
+    _counts_direct_parallel(direct.digits[codes], direct.counts[codes], digits_t, counts_t, 2, 9)

@@ -20,6 +20,12 @@ DEFAULT_MATRIX_BYTES = 64 * 2**20
 MATRIX_CHUNK = 1024
 
 
+def _indices(values) -> np.ndarray:
+    """Code indices as the kernels take them: contiguous, writable int64
+    (one argument type, so each kernel is compiled once)."""
+    return np.require(values, np.int64, ["C", "W"])
+
+
 class FeedbackTable:
     """Feedback between codes of one size, by index."""
 
@@ -58,8 +64,8 @@ class FeedbackTable:
     def class_counts(self, guesses: np.ndarray, codes: np.ndarray) -> np.ndarray:
         """Size of every feedback class each guess makes of ``codes``:
         ``(len(guesses), (pegs + 1) ** 2)`` int32."""
-        guesses = np.ascontiguousarray(guesses, dtype=np.int64)
-        codes = np.ascontiguousarray(codes, dtype=np.int64)
+        guesses = _indices(guesses)
+        codes = _indices(codes)
         if self.matrix is not None:
             return kernels.counts_from_matrix(self.matrix, guesses, codes, self.slots)
         digits_t, counts_t = self._columns(codes)
@@ -73,8 +79,8 @@ class FeedbackTable:
         single codes, or -1."""
         if codes.shape[0] > self.replies:
             return -1
-        guesses = np.ascontiguousarray(guesses, dtype=np.int64)
-        codes = np.ascontiguousarray(codes, dtype=np.int64)
+        guesses = _indices(guesses)
+        codes = _indices(codes)
         if self.matrix is not None:
             return int(kernels.first_perfect_split(self.matrix, guesses, codes, self.slots))
         for start in range(0, guesses.shape[0], 4096):
