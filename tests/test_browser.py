@@ -179,3 +179,25 @@ def test_suggestion_button(page, live_server, app):
     page.get_by_role("button", name="Suggest a guess").click()
     expect(page.locator(".suggested-code")).to_be_visible()
     page.screenshot(path=str(SHOTS / "board-suggestion.png"), full_page=True)
+
+
+def test_losing_reveals_the_secret(page, live_server, app):
+    page.goto(live_server.url + "/")
+    page.get_by_label("Pegs").fill("3")
+    page.get_by_label("Colours", exact=True).fill("4")
+    page.get_by_label("Guesses allowed").fill("2")
+    page.get_by_role("button", name="Start game").click()
+    page.wait_for_load_state()
+    secret, game = secret_of(app, page)
+    played = wrong_guesses(secret, 4, 3, 2)
+    for count, guess in enumerate(played, start=1):
+        page.locator("#guess-input").fill(guess)
+        page.keyboard.press("Enter")
+        if count < len(played):
+            expect_ready_for_next_guess(page, count)
+    expect(page.locator(".outcome h2")).to_have_text("Out of guesses.")
+    expect(page.locator(".secret-text")).to_have_text(secret)
+    expect(page.locator("#announce")).to_contain_text(f"The secret was {secret}")
+    check_rows(page, game, secret, played)
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "board-lost.png"), full_page=True)
