@@ -44,7 +44,7 @@ class NumpyTable:
 
 def job(kind, pegs, colors, strategy=None, distinct=False):
     """One measurement; returns (seconds, detail)."""
-    from webapp.engine import Code, Feedback, GameSize, analyse, best_guess
+    from webapp.engine import Feedback, GameSize, analyse, best_guess
     from webapp.engine.tables import feedback_matrix, feedback_table
     from webapp.engine.tree import MATRIX_BYTES
 

@@ -1,7 +1,6 @@
 """Storage: games survive restarts, moves are recorded once, workers share the file."""
 
 import json
-import os
 import socket
 import subprocess
 import sys

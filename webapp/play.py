@@ -16,7 +16,6 @@ from .web import game_or_404, is_htmx, render
 bp = Blueprint("play", __name__)
 
 
-
 def board_context(game: store.Game, **extra) -> dict:
     """What the board templates need; the secret only once the game is over."""
     context = {
