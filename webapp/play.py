@@ -9,7 +9,8 @@ import numpy as np
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
 from . import store
-from .engine import PRESETS as STRATEGIES, Code, Feedback, MastermindError, best_guess, candidates, get_strategy
+from .engine import PRESETS as STRATEGIES, Code, MastermindError, best_guess, candidates, get_strategy
+from .engine.position import partition_bars
 from .settings import PRESETS, PRESETS_BY_KEY, parse_settings
 from .web import game_or_404, is_htmx, render
 
@@ -51,20 +52,7 @@ def suggest(game: store.Game, strategy_name: str) -> dict:
     suggestion = best_guess(strategy, game.size, game.history(), rng=np.random.default_rng(seed),
                             max_pairs=current_app.config["SUGGESTION_MAX_PAIRS"])
     return {"result": suggestion, "ms": (time.perf_counter() - started) * 1000,
-            "bars": partition_bars(suggestion, game.size.pegs)}
-
-
-def partition_bars(suggestion, pegs: int) -> list[dict]:
-    """The partition as bars for the SVG chart: every possible reply in
-    order, with the number of codes that would give it."""
-    bars = []
-    for black in range(pegs + 1):
-        for white in range(pegs + 1 - black):
-            reply = Feedback(black, white)
-            if (black, white) == (pegs - 1, 1):
-                continue
-            bars.append({"reply": reply, "count": suggestion.partition.get(reply, 0)})
-    return bars
+            "bars": partition_bars(suggestion.partition, game.size.pegs)}
 
 
 def announcement(game: store.Game) -> str:

@@ -51,18 +51,24 @@ def _flag(value, typed: bool) -> bool:
     return str(value).strip().lower() in {"1", "true", "on", "yes"}
 
 
-def parse_settings(data, typed: bool) -> tuple[GameSize, int]:
-    """Game size and guess limit from ``data``; ``typed`` for JSON (numbers
-    and booleans), otherwise form strings. Missing fields take the classic
-    defaults."""
+def parse_size(data, typed: bool = False) -> GameSize:
+    """The game size in ``data`` (a form, a query string or a JSON object);
+    missing fields take the classic defaults."""
     if not hasattr(data, "get"):
         raise SettingsError("The settings must be an object such as {\"pegs\": 4, \"colors\": 6}.")
     pegs = _whole("pegs", data.get("pegs", DEFAULTS["pegs"]), typed)
     colors = _whole("colors", data.get("colors", DEFAULTS["colors"]), typed)
-    limit = _whole("max_guesses", data.get("max_guesses", DEFAULTS["max_guesses"]), typed)
     distinct = _flag(data.get("distinct", DEFAULTS["distinct"]), typed) if (
         typed or "distinct" in data) else False
-    size = GameSize(pegs, colors, distinct)
+    return GameSize(pegs, colors, distinct)
+
+
+def parse_settings(data, typed: bool) -> tuple[GameSize, int]:
+    """Game size and guess limit from ``data``; ``typed`` for JSON (numbers
+    and booleans), otherwise form strings. Missing fields take the classic
+    defaults."""
+    size = parse_size(data, typed)
+    limit = _whole("max_guesses", data.get("max_guesses", DEFAULTS["max_guesses"]), typed)
     if not MIN_GUESSES <= limit <= MAX_GUESSES:
         raise SettingsError(f"max_guesses must be from {MIN_GUESSES} to {MAX_GUESSES}, not {limit}.")
     return size, limit

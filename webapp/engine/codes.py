@@ -34,6 +34,10 @@ class FeedbackError(MastermindError):
     """Feedback that cannot occur, or that no code is consistent with."""
 
 
+class HistoryError(MastermindError):
+    """A history of guesses and replies that cannot be read."""
+
+
 @dataclass(frozen=True)
 class GameSize:
     """How many pegs a code has, how many colours there are, and whether the
@@ -248,3 +252,81 @@ def _secret_indices(size: GameSize) -> np.ndarray:
 def secret_indices(size: GameSize) -> np.ndarray:
     """Indices of every code the codemaker may choose, ascending."""
     return _secret_indices(size)
+
+
+def parse_history(items, size: GameSize) -> list[tuple[Code, Feedback]]:
+    """``GUESS:BLACK,WHITE`` items (a list, or one string separated by
+    spaces) as ``(Code, Feedback)`` pairs.
+
+    >>> [(str(g), str(r)) for g, r in parse_history("1122:1,0 3456:0,2", GameSize())]
+    [('1122', '1,0'), ('3456', '0,2')]
+    """
+    if isinstance(items, str):
+        if len(items) > 16 * (MAX_GUESSES + 1):
+            raise HistoryError("That history is far too long.")
+        items = items.split()
+    if len(items) > MAX_GUESSES:
+        raise HistoryError(f"A history has at most {MAX_GUESSES} guesses, not {len(items)}.")
+    history = []
+    for number, item in enumerate(items, start=1):
+        guess, sep, reply = item.partition(":")
+        if not sep:
+            raise HistoryError(
+                f"'{item[:24]}' is not GUESS:BLACK,WHITE (for example {example(size)}:1,0).")
+        if history and history[-1][1].black == size.pegs:
+            raise HistoryError(f"Guess {number} comes after the code was already found.")
+        history.append((Code.parse(guess, size), Feedback.parse(reply, size)))
+    return history
+
+
+def format_history(history) -> str:
+    """The inverse of :func:`parse_history`: ``"1122:1,0 3456:0,2"``."""
+    return " ".join(f"{guess}:{reply}" for guess, reply in history)
+
+
+# A secret in a link is written so that a glance does not spoil it: the
+# code's index, scrambled by a fixed bijection, in lowercase letters. An
+# encoding, not a cipher: anyone with this function can read it.
+_SCRAMBLE = 7919  # prime, so coprime with every colors ** pegs
+
+
+def _letters_width(size: GameSize) -> int:
+    width, top = 1, 26
+    while top < size.n_codes:
+        width, top = width + 1, top * 26
+    return width
+
+
+def conceal(code: Code, size: GameSize) -> str:
+    """A code written for a link, unreadable at a glance.
+
+    >>> conceal(Code.parse("1122", GameSize()), GameSize())
+    'afh'
+    >>> str(reveal("afh", GameSize()))
+    '1122'
+    """
+    n = size.n_codes
+    value = (code.index(size) * _SCRAMBLE + n // 3) % n
+    letters = []
+    for _ in range(_letters_width(size)):
+        value, digit = divmod(value, 26)
+        letters.append(chr(ord("a") + digit))
+    return "".join(reversed(letters))
+
+
+def reveal(text, size: GameSize) -> Code:
+    """The code :func:`conceal` wrote; :class:`CodeError` for anything else."""
+    n = size.n_codes
+    if (not isinstance(text, str) or len(text) != _letters_width(size)
+            or not re.fullmatch(r"[a-z]+", text)):
+        raise CodeError("The secret in this link is damaged: it should be a few lowercase letters.")
+    value = 0
+    for ch in text:
+        value = value * 26 + ord(ch) - ord("a")
+    if value >= n:
+        raise CodeError("The secret in this link is damaged: it is not a code of this size.")
+    index = (value - n // 3) * pow(_SCRAMBLE, -1, n) % n
+    code = Code.from_index(index, size)
+    if size.distinct and not code.is_distinct():
+        raise CodeError("The secret in this link repeats a colour, which this game does not allow.")
+    return code

@@ -532,7 +532,25 @@ def shared_solver(size: GameSize, max_guesses: int | None) -> OptimalSolver:
 
 def available(size: GameSize, max_guesses: int | None = None) -> bool:
     """Whether the optimal preset answers for this size without a long wait."""
-    return (DATA / data_name(size, max_guesses)).exists() or size.n_codes <= ON_DEMAND_CODES
+    return shipped(size, max_guesses) or size.n_codes <= ON_DEMAND_CODES
+
+
+# Sizes whose exact search, from any position, takes a fraction of a second.
+QUICK_SEARCH_CODES = 400
+
+
+def shipped(size: GameSize, max_guesses: int | None = None) -> bool:
+    """Whether a tree for this size and limit ships with the engine."""
+    return (DATA / data_name(size, max_guesses)).exists()
+
+
+def answers_at_once(size: GameSize, max_guesses: int | None, cands: np.ndarray) -> bool:
+    """Whether the optimal guess for ``cands`` is read off a shipped tree (or
+    found by a search too small to notice), rather than searched for."""
+    if cands.shape[0] <= 2 or size.n_codes <= QUICK_SEARCH_CODES:
+        return True
+    choices = shipped_choices(size, max_guesses)
+    return choices is not None and set_key(cands) in choices
 
 
 def optimal_chooser(max_guesses: int | None):
@@ -567,9 +585,11 @@ register(Strategy(
     "optimal", "The exact optimum: fewest guesses in total over every secret.",
     "Koyama & Lai 1993 (computed by this project)", chooser=optimal_chooser(None),
     available=lambda size: available(size, None),
+    quick=lambda size, cands: answers_at_once(size, None, cands),
 ))
 register(Strategy(
     "optimal-5", "Fewest guesses in total among strategies that never need more than 5.",
     "Koyama & Lai 1993 (computed by this project)", chooser=optimal_chooser(5),
     available=lambda size: available(size, 5),
+    quick=lambda size, cands: answers_at_once(size, 5, cands),
 ))

@@ -63,6 +63,8 @@ class Strategy:
     chooser: Callable | None = None
     # Whether the strategy can answer for a size in reasonable time.
     available: Callable[[GameSize], bool] = lambda size: True
+    # Whether choosing from candidate set ``cands`` is quick (no long search).
+    quick: Callable[[GameSize, np.ndarray], bool] = lambda size, cands: True
 
     def score(self, counts_row: np.ndarray, n: int) -> dict:
         """The named values this strategy compares, for one guess."""
@@ -252,17 +254,29 @@ def full_pool(size: GameSize) -> np.ndarray:
 # --- choosing ------------------------------------------------------------------------------
 
 
-def _select(strategy: Strategy, counts: np.ndarray, n: int, is_candidate: np.ndarray) -> int:
-    """Row of ``counts`` that wins on the criteria and the tie-breaks; rows are
-    in ascending order of code."""
-    alive = np.ones(counts.shape[0], dtype=bool)
+def criteria_columns(strategy: Strategy, counts: np.ndarray, n: int):
+    """Every key column the strategy compares, in order, with its tolerance."""
     for crit in strategy.criteria:
         key = np.asarray(crit.key(counts, n), dtype=np.float64)
         columns = key[:, None] if key.ndim == 1 else key
         for j in range(columns.shape[1]):
-            column = columns[:, j]
-            best = column[alive].min()
-            alive &= column <= best + crit.tolerance
+            yield columns[:, j], crit.tolerance
+
+
+def best_rows(strategy: Strategy, counts: np.ndarray, n: int) -> np.ndarray:
+    """Mask of the rows of ``counts`` that tie for best on every criterion,
+    before the tie-breaks."""
+    alive = np.ones(counts.shape[0], dtype=bool)
+    for column, tolerance in criteria_columns(strategy, counts, n):
+        best = column[alive].min()
+        alive &= column <= best + tolerance
+    return alive
+
+
+def _select(strategy: Strategy, counts: np.ndarray, n: int, is_candidate: np.ndarray) -> int:
+    """Row of ``counts`` that wins on the criteria and the tie-breaks; rows are
+    in ascending order of code."""
+    alive = best_rows(strategy, counts, n)
     if strategy.prefer_candidates and (alive & is_candidate).any():
         alive &= is_candidate
     return int(np.argmax(alive))

@@ -1,0 +1,216 @@
+"""The lines of the "optimal game" page: a codebreaker's guesses answered by
+a codemaker who never fixed a secret and replies as an adversary.
+
+- **greedy**: the reply that keeps the most candidates alive (ties to the
+  first reply in the order black ascending, then white ascending);
+- **deepest**: with the codebreaker's whole decision tree in hand, the reply
+  whose subtree needs the most further guesses (ties to the larger class,
+  then the same order), so the line is as long as the strategy's worst case.
+
+The default codebreaker, :data:`BEST_CANDIDATE`, plays the best guess among
+the candidates only: the one whose largest class is smallest, ties to the
+first in ascending order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from .codes import MAX_GUESSES, Code, Feedback, GameSize, MastermindError, secret_indices
+from .strategies import (
+    MAX_PAIRS, PRESETS, Criterion, Strategy, choose, colors_mask, get_strategy, guess_pool, largest,
+)
+from .tables import feedback_table
+from .tree import Node, analyse
+
+GREEDY, DEEPEST = "greedy", "deepest"
+ADVERSARIES = {
+    GREEDY: "replies so as to keep the most codes possible",
+    DEEPEST: "replies so as to need the most further guesses in the codebreaker's whole tree",
+}
+# Each row lists the codes still possible when there are at most this many.
+FEW_CODES = 20
+# The deepest adversary needs the codebreaker's whole tree: built within a
+# request up to this many codes (4 pegs × 8 colours takes well under a second).
+TREE_CODES = 4096
+
+BEST_CANDIDATE = Strategy(
+    "best-candidate",
+    "Among the codes still possible only, the one whose largest class is smallest; "
+    "ties to the first in ascending order.",
+    "the classic \"show the optimal game\" line",
+    (Criterion("largest class", largest, int),),
+    candidates_only=True,
+)
+
+
+class LineError(MastermindError):
+    """An unknown adversary, or a line too slow to compute now."""
+
+
+def codebreaker(name: str | None) -> Strategy:
+    """The default best-candidate codebreaker, or the preset called ``name``."""
+    if not name or name == BEST_CANDIDATE.name:
+        return BEST_CANDIDATE
+    return get_strategy(name)
+
+
+def codebreakers(size: GameSize) -> list[Strategy]:
+    """Every codebreaker whose line can be shown for ``size``."""
+    return [BEST_CANDIDATE] + [s for s in PRESETS.values() if s.available(size)]
+
+
+def check_adversary(name: str) -> str:
+    if name not in ADVERSARIES:
+        raise LineError(f"Unknown adversary '{str(name)[:20]}'. Choose {GREEDY} or {DEEPEST}.")
+    return name
+
+
+@dataclass(frozen=True)
+class Row:
+    """One guess of a line and the adversary's answer."""
+
+    guess: Code
+    reply: Feedback
+    before: int  # codes possible before the guess
+    remaining: int  # codes possible after the reply
+    was_candidate: bool  # whether the guess could have been the secret
+    left: tuple[Code, ...]  # the codes still possible, when few
+
+
+@dataclass(frozen=True)
+class Line:
+    size: GameSize
+    strategy: Strategy
+    adversary: str
+    rows: tuple[Row, ...]
+    worst: int | None = None  # the strategy's worst case, known for the deepest line
+
+    def json(self) -> dict:
+        return {
+            "pegs": self.size.pegs, "colors": self.size.colors, "distinct": self.size.distinct,
+            "strategy": self.strategy.name, "adversary": self.adversary,
+            "rows": [{"guess": str(r.guess), "black": r.reply.black, "white": r.reply.white,
+                      "remaining": r.remaining} for r in self.rows],
+        }
+
+
+def _row(size: GameSize, guess: int, reply: int, before: int, kept: np.ndarray,
+         was_candidate: bool) -> Row:
+    left = tuple(Code.from_index(i, size) for i in kept) if kept.shape[0] <= FEW_CODES else ()
+    return Row(Code.from_index(guess, size), Feedback.decode(reply, size.pegs), before,
+               int(kept.shape[0]), was_candidate, left)
+
+
+def step_cost(strategy: Strategy, size: GameSize, cands: np.ndarray, played: int) -> int:
+    """(guess, code) pairs the strategy scores to choose from ``cands``."""
+    n = cands.shape[0]
+    if strategy.chooser is not None or not strategy.criteria or n <= strategy.first_candidate_at:
+        return 0
+    pool = n if strategy.candidates_only else guess_pool(size.pegs, size.colors, played).shape[0]
+    return pool * n
+
+
+def too_slow(size: GameSize, strategy: Strategy, why: str) -> LineError:
+    return LineError(
+        f"The line of {strategy.name} on {size.label()} ({size.n_codes:,} codes) {why}, more than "
+        "a page may do while you wait. Choose a smaller size or another codebreaker.")
+
+
+def greedy_line(strategy: Strategy, size: GameSize, max_pairs: int = MAX_PAIRS) -> Line:
+    """The codebreaker's guesses, each answered by the reply that keeps the
+    most codes; ``max_pairs`` bounds the scoring work of the whole line."""
+    table = feedback_table(size)
+    cands = secret_indices(size).astype(np.int64)
+    rng = np.random.default_rng(0)
+    played, rows, budget = 0, [], max_pairs
+    for depth in range(1, MAX_GUESSES + 1):
+        cost = step_cost(strategy, size, cands, played)
+        if cost > budget:
+            raise too_slow(size, strategy, f"would score {cost:,} (guess, code) pairs at guess {depth}")
+        budget -= cost
+        if not strategy.quick(size, cands):
+            raise too_slow(size, strategy, "would need an exact search")
+        pool = guess_pool(size.pegs, size.colors, played)
+        guess = choose(strategy, table, cands, pool, rng, size=size, played=played, depth=depth)
+        replies = table.row(guess, cands)
+        counts = np.bincount(replies, minlength=size.n_replies)
+        reply = int(np.argmax(counts))  # replies are encoded in the rule order
+        kept = cands[replies == reply]
+        rows.append(_row(size, guess, reply, cands.shape[0], kept, bool(counts[size.solved])))
+        if reply == size.solved:
+            return Line(size, strategy, GREEDY, tuple(rows))
+        cands, played = kept, played | colors_mask(size, guess)
+    raise LineError(f"{strategy.name} does not find the code within {MAX_GUESSES} guesses.")
+
+
+def _heights(node: Node, memo: dict) -> tuple[int, int]:
+    """(guesses the subtree needs at most, secrets below it)."""
+    key = id(node)
+    if key not in memo:
+        height, total = 1, 0
+        for child in node.children.values():
+            if isinstance(child, Node):
+                h, t = _heights(child, memo)
+                height, total = max(height, h + 1), total + t
+            else:
+                total += 1
+        memo[key] = (height, total)
+    return memo[key]
+
+
+def _secrets(child) -> np.ndarray:
+    """Every secret at or below a tree child, ascending."""
+    if not isinstance(child, Node):
+        return np.array([child], dtype=np.int64)
+    found, stack = [], [child]
+    while stack:
+        node = stack.pop()
+        for c in node.children.values():
+            if isinstance(c, Node):
+                stack.append(c)
+            else:
+                found.append(c)
+    return np.sort(np.array(found, dtype=np.int64))
+
+
+@lru_cache(maxsize=32)
+def _tree(strategy: Strategy, size: GameSize):
+    return analyse(strategy, size)
+
+
+def deepest_line(strategy: Strategy, size: GameSize, max_codes: int = TREE_CODES) -> Line:
+    """Down the codebreaker's decision tree, always to the reply whose subtree
+    needs the most further guesses; ties to the larger class, then the first
+    reply in order."""
+    if size.n_codes > max_codes:
+        raise too_slow(size, strategy, "needs the codebreaker's whole decision tree")
+    if not strategy.quick(size, secret_indices(size)):
+        raise too_slow(size, strategy, "would need an exact search")
+    analysis = _tree(strategy, size)
+    memo: dict = {}
+    node, before, rows = analysis.root, analysis.depths.shape[0], []
+    while True:
+        def weight(item):
+            reply, child = item
+            further, count = _heights(child, memo) if isinstance(child, Node) else (0, 1)
+            return (further, count, -reply)
+
+        reply, child = max(node.children.items(), key=weight)
+        kept = _secrets(child)
+        rows.append(_row(size, node.guess, reply, before, kept, size.solved in node.children))
+        if not isinstance(child, Node):
+            return Line(size, strategy, DEEPEST, tuple(rows), analysis.max)
+        node, before = child, kept.shape[0]
+
+
+@lru_cache(maxsize=256)
+def adversary_line(strategy: Strategy, size: GameSize, adversary: str = GREEDY,
+                   max_pairs: int = MAX_PAIRS, max_codes: int = TREE_CODES) -> Line:
+    """The line of ``strategy`` against ``adversary``, remembered per process."""
+    if check_adversary(adversary) == GREEDY:
+        return greedy_line(strategy, size, max_pairs)
+    return deepest_line(strategy, size, max_codes)

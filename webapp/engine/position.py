@@ -1,0 +1,214 @@
+"""One position explained: what a strategy guesses next, and why.
+
+The classroom page and the step API render :func:`describe`; nothing else
+decides what a position shows (the candidates, the chosen guess and its
+partition, the best guesses by the strategy's own score, and one sentence
+saying which rule or tie-break made the choice).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .codes import Code, Feedback, GameSize
+from .strategies import (
+    MAX_PAIRS, Strategy, StrategyError, Suggestion, best_guess, best_rows, criteria_columns,
+    guess_pool, played_mask,
+)
+from .tables import candidates, feedback_table
+
+# Candidates are listed as codes when there are at most this many.
+FEW_CODES = 20
+# How many of the best guesses a position lists.
+TOP = 10
+# The top list scores every code when that is this many (guess, code) pairs
+# or fewer; otherwise one guess per set of guesses that symmetry makes alike.
+FULL_POOL_PAIRS = 8_000_000
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """A guess in the top list, with the strategy's score of it."""
+
+    guess: Code
+    score: dict
+    is_candidate: bool
+
+
+@dataclass
+class Position:
+    """Everything the classroom shows about one position."""
+
+    size: GameSize
+    strategy: Strategy
+    history: tuple
+    candidates: np.ndarray
+    suggestion: Suggestion | None  # None once the code has been found
+    why: str
+    top: list[Ranked] = field(default_factory=list)
+    scored: int = 0  # how many guesses the top list ranked
+    pool: str = ""  # which guesses those were, in words
+
+    @property
+    def solved(self) -> bool:
+        return bool(self.history) and self.history[-1][1].black == self.size.pegs
+
+    @property
+    def remaining(self) -> int:
+        return int(self.candidates.shape[0])
+
+    def codes(self, limit: int = FEW_CODES) -> list[Code]:
+        """The candidates as codes when there are at most ``limit``, else none."""
+        if self.remaining > limit:
+            return []
+        return [Code.from_index(i, self.size) for i in self.candidates]
+
+    def json(self) -> dict:
+        """The step API's answer."""
+        data = {
+            "pegs": self.size.pegs, "colors": self.size.colors, "distinct": self.size.distinct,
+            "strategy": self.strategy.name,
+            "history": [{"guess": str(g), "black": r.black, "white": r.white}
+                        for g, r in self.history],
+            "solved": self.solved,
+            "candidates": self.remaining,
+        }
+        if self.remaining <= FEW_CODES:
+            data["codes"] = [str(c) for c in self.codes()]
+        if self.suggestion is not None:
+            s = self.suggestion
+            data.update({
+                "guess": str(s.guess),
+                "score": s.score,
+                "is_candidate": s.is_candidate,
+                "partition": {r.key: n for r, n in sorted(s.partition.items())},
+            })
+        data["top"] = [{"guess": str(r.guess), "score": r.score, "is_candidate": r.is_candidate}
+                       for r in self.top]
+        data["why"] = self.why
+        return data
+
+
+def score_text(score: dict) -> str:
+    """``"largest class 256"``, or several values joined; long lists cut short.
+
+    >>> score_text({"class sizes": [256, 256, 114, 114, 96, 96, 36]})
+    'class sizes 256, 256, 114, 114, 96, …'
+    """
+    parts = []
+    for label, value in score.items():
+        if isinstance(value, list):
+            shown = ", ".join(str(v) for v in value[:5]) + (", …" if len(value) > 5 else "")
+        else:
+            shown = f"{value:g}" if isinstance(value, float) else str(value)
+        parts.append(f"{label} {shown}")
+    return "; ".join(parts)
+
+
+def unscored_reason(strategy: Strategy, n: int, guess: Code) -> str:
+    """Why a strategy that compares no scores here chose ``guess``."""
+    if n == 1:
+        return f"Only one code is left, so {guess} is guessed."
+    if strategy.chooser is not None:
+        return (f"{strategy.name} reads its guess from the exact optimal decision tree: from here, "
+                f"{guess} needs the fewest guesses in total over the {n:,} codes still possible.")
+    if n <= strategy.first_candidate_at:
+        return f"With {n} codes left, {strategy.name} guesses the first of them, {guess}."
+    if strategy.random:
+        return f"{strategy.name} draws one of the {n:,} codes still possible at random: {guess}."
+    return f"{strategy.name} guesses the first of the {n:,} codes still possible in ascending order."
+
+
+def _sort_keys(strategy: Strategy, counts: np.ndarray, n: int, pool: np.ndarray,
+               is_candidate: np.ndarray) -> list[np.ndarray]:
+    """Keys that rank the rows as the strategy does, most significant first.
+    Values within a criterion's tolerance are rounded together."""
+    keys = []
+    for column, tolerance in criteria_columns(strategy, counts, n):
+        keys.append(np.round(column / tolerance) if tolerance else column)
+    if strategy.prefer_candidates:
+        keys.append(~is_candidate)
+    keys.append(pool)
+    return keys
+
+
+def why_sentence(strategy: Strategy, suggestion: Suggestion, ties: int, tied_candidates: int,
+                 scored: int, pool: str) -> str:
+    """One sentence on which score and which tie-break chose the guess."""
+    guess = suggestion.guess
+    head = f"{guess} scores best by {strategy.name}'s rule ({score_text(suggestion.score)})"
+    if ties == 1:
+        return f"{head}; no other of the {scored:,} guesses scored ({pool}) does as well."
+    others = ties - 1
+    head += f", tied with {others:,} other guess{'es' if others > 1 else ''} of the {scored:,} scored ({pool})"
+    if not strategy.prefer_candidates:
+        return head + "; this strategy gives codes still possible no preference, so the first in ascending order wins."
+    if tied_candidates == 1 and suggestion.is_candidate:
+        return head + "; it is the only one of them that could be the secret, so it wins."
+    if 0 < tied_candidates < ties:
+        return (head + f"; {tied_candidates:,} of them could be the secret, and of those the first "
+                "in ascending order wins.")
+    return head + "; the first in ascending order wins."
+
+
+def describe(strategy: Strategy, size: GameSize, history=(), *, rng=None,
+             max_pairs: int = MAX_PAIRS, top: int = TOP) -> Position:
+    """The position after ``history``: its candidates, the guess ``strategy``
+    makes, the partition and the ``top`` best guesses by its score, and why.
+
+    >>> from webapp.engine import get_strategy
+    >>> p = describe(get_strategy("knuth"), GameSize())
+    >>> str(p.suggestion.guess), p.remaining, p.top[0].score
+    ('1122', 1296, {'largest class': 256})
+    """
+    history = tuple(history)
+    cands = candidates(size, history).astype(np.int64)
+    if history and history[-1][1].black == size.pegs:
+        return Position(size, strategy, history, cands, None,
+                        f"Solved: {history[-1][0]} is the secret, found in {len(history)} "
+                        f"guess{'es' if len(history) > 1 else ''}.")
+    if not strategy.quick(size, cands):
+        raise StrategyError(
+            f"{strategy.name} would have to search for its guess here, which can take many "
+            "seconds: choose another strategy, or a position on its shipped tree.")
+    table = feedback_table(size)
+    suggestion = best_guess(strategy, size, history, rng=rng, table=table, max_pairs=max_pairs)
+    n = int(cands.shape[0])
+    if not strategy.criteria or n <= strategy.first_candidate_at or strategy.chooser is not None:
+        return Position(size, strategy, history, cands, suggestion,
+                        unscored_reason(strategy, n, suggestion.guess))
+
+    chosen = suggestion.guess.index(size)
+    played = played_mask(size, history)
+    if strategy.candidates_only:
+        pool, words = cands, "the codes still possible"
+    elif size.n_codes * n <= FULL_POOL_PAIRS:
+        pool, words = np.arange(size.n_codes, dtype=np.int64), "every code"
+    else:
+        pool = guess_pool(size.pegs, size.colors, played)
+        words = ("one code per pattern" if played == 0
+                 else "one of each set of guesses that differ only in colours not yet played")
+        pool = np.union1d(pool, [chosen]).astype(np.int64)
+    if pool.shape[0] * n > max_pairs:
+        raise StrategyError("Too many guesses to rank here: make another guess first.")
+    counts = table.class_counts(pool, cands)
+    is_candidate = np.isin(pool, cands, assume_unique=True)
+    alive = best_rows(strategy, counts, n)
+    order = np.lexsort(tuple(reversed(_sort_keys(strategy, counts, n, pool, is_candidate))))
+    chosen_row = int(np.searchsorted(pool, chosen))
+    rows = [chosen_row] + [int(r) for r in order[: top + 1] if r != chosen_row][: top - 1]
+    ranked = [Ranked(Code.from_index(pool[r], size), strategy.score(counts[r], n), bool(is_candidate[r]))
+              for r in rows]
+    why = why_sentence(strategy, suggestion, int(alive.sum()), int((alive & is_candidate).sum()),
+                       int(pool.shape[0]), words)
+    return Position(size, strategy, history, cands, suggestion, why, ranked, int(pool.shape[0]), words)
+
+
+def partition_bars(partition: dict[Feedback, int], pegs: int) -> list[dict]:
+    """Every possible reply in order (black, then white) with its class size,
+    zero included: the bars of a partition chart."""
+    return [{"reply": Feedback(b, w), "count": partition.get(Feedback(b, w), 0)}
+            for b in range(pegs + 1) for w in range(pegs + 1 - b) if (b, w) != (pegs - 1, 1)]
+
