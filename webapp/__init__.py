@@ -23,8 +23,12 @@ def create_app(config=None):
         DATABASE=os.path.join(app.instance_path, "mastermind.sqlite3"),
         MAX_CONTENT_LENGTH=16 * 1024,
         MAX_FORM_MEMORY_SIZE=16 * 1024,
-        # How much work one suggestion may do, in (guess, code) pairs scored.
+        # How much work one request may do, in (guess, code) pairs scored: a
+        # suggestion, a classroom step or a whole line of the optimal game.
         SUGGESTION_MAX_PAIRS=300_000_000,
+        # The deepest adversary needs a whole decision tree: built within a
+        # request for sizes up to this many codes.
+        SOLVER_TREE_CODES=4096,
         # Load the engine's compiled kernels at start-up, not on the first request.
         WARM_UP=True,
     )
@@ -32,7 +36,7 @@ def create_app(config=None):
         app.config.update(config)
     os.makedirs(os.path.dirname(os.path.abspath(app.config["DATABASE"])), exist_ok=True)
 
-    from . import api, errors, play, store, web
+    from . import api, errors, play, solver, store, web
     from .engine import kernels
 
     if app.config["WARM_UP"]:
@@ -43,4 +47,5 @@ def create_app(config=None):
     errors.init_app(app)
     play.init_app(app)
     api.init_app(app)
+    solver.init_app(app)
     return app

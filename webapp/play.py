@@ -10,6 +10,7 @@ from flask import Blueprint, current_app, redirect, render_template, request, ur
 
 from . import store
 from .engine import PRESETS as STRATEGIES, Code, MastermindError, best_guess, candidates, get_strategy
+from .engine.codes import conceal
 from .engine.position import partition_bars
 from .settings import PRESETS, PRESETS_BY_KEY, parse_settings
 from .web import game_or_404, is_htmx, render
@@ -33,6 +34,11 @@ def board_context(game: store.Game, **extra) -> dict:
         "suggestion": None,
         "suggestion_error": None,
     }
+    if game.over:
+        context["classroom_link"] = url_for(
+            "solver.classroom", pegs=game.size.pegs, colors=game.size.colors,
+            **({"distinct": 1} if game.size.distinct else {}), strategy="knuth",
+            s=conceal(game.secret, game.size))
     if not game.over and game.hint_move == game.next_move and "suggestion" not in extra:
         try:
             context["suggestion"] = suggest(game, game.hint_strategy)

@@ -21,7 +21,7 @@ import numpy as np
 
 from .codes import MAX_GUESSES, Code, Feedback, GameSize, MastermindError, secret_indices
 from .strategies import (
-    MAX_PAIRS, PRESETS, Criterion, Strategy, choose, colors_mask, get_strategy, guess_pool, largest,
+    MAX_PAIRS, PRESETS, Criterion, Strategy, TooSlow, choose, colors_mask, get_strategy, guess_pool, largest,
 )
 from .tables import feedback_table
 from .tree import Node, analyse
@@ -114,8 +114,8 @@ def step_cost(strategy: Strategy, size: GameSize, cands: np.ndarray, played: int
     return pool * n
 
 
-def too_slow(size: GameSize, strategy: Strategy, why: str) -> LineError:
-    return LineError(
+def too_slow(size: GameSize, strategy: Strategy, why: str) -> TooSlow:
+    return TooSlow(
         f"The line of {strategy.name} on {size.label()} ({size.n_codes:,} codes) {why}, more than "
         "a page may do while you wait. Choose a smaller size or another codebreaker.")
 

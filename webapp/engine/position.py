@@ -14,7 +14,7 @@ import numpy as np
 
 from .codes import Code, Feedback, GameSize
 from .strategies import (
-    MAX_PAIRS, Strategy, StrategyError, Suggestion, best_guess, best_rows, criteria_columns,
+    MAX_PAIRS, Strategy, Suggestion, TooSlow, best_guess, best_rows, criteria_columns,
     guess_pool, played_mask,
 )
 from .tables import candidates, feedback_table
@@ -170,7 +170,7 @@ def describe(strategy: Strategy, size: GameSize, history=(), *, rng=None,
                         f"Solved: {history[-1][0]} is the secret, found in {len(history)} "
                         f"guess{'es' if len(history) > 1 else ''}.")
     if not strategy.quick(size, cands):
-        raise StrategyError(
+        raise TooSlow(
             f"{strategy.name} would have to search for its guess here, which can take many "
             "seconds: choose another strategy, or a position on its shipped tree.")
     table = feedback_table(size)
@@ -192,7 +192,7 @@ def describe(strategy: Strategy, size: GameSize, history=(), *, rng=None,
                  else "one of each set of guesses that differ only in colours not yet played")
         pool = np.union1d(pool, [chosen]).astype(np.int64)
     if pool.shape[0] * n > max_pairs:
-        raise StrategyError("Too many guesses to rank here: make another guess first.")
+        raise TooSlow("Too many guesses to rank here: make another guess first.")
     counts = table.class_counts(pool, cands)
     is_candidate = np.isin(pool, cands, assume_unique=True)
     alive = best_rows(strategy, counts, n)

@@ -26,6 +26,10 @@ class StrategyError(MastermindError):
     """An unknown strategy, or a position too large to score."""
 
 
+class TooSlow(StrategyError):
+    """Work that would take too long to do while someone waits for a page."""
+
+
 @dataclass(frozen=True)
 class Criterion:
     """One comparison between guesses. ``key(counts, n)`` maps the class sizes
@@ -308,7 +312,7 @@ def choose(strategy: Strategy, table: FeedbackTable, cands: np.ndarray, pool: np
         if first >= 0:
             return int(pool[first])
     if pool.shape[0] * n > max_pairs:
-        raise StrategyError(
+        raise TooSlow(
             f"{n:,} codes are still possible and {pool.shape[0]:,} guesses would have to be "
             "scored against them: too much to do now. Make another guess first."
         )

@@ -1,0 +1,81 @@
+// Solver pages: arrow keys, Home and End follow the step links; Play steps
+// through the optimal game on a timer; Full screen for the classroom. The
+// pages work without this file: every step is a plain link.
+(function () {
+  "use strict";
+
+  var KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
+  var timer = null;
+
+  function link(key) {
+    return document.querySelector('.stepper a[data-step-key="' + key + '"][href]');
+  }
+
+  function follow(key) {
+    var a = link(key);
+    if (a) { a.click(); return true; }
+    return false;
+  }
+
+  function playButton() { return document.querySelector("[data-play]"); }
+
+  function setPlaying(on) {
+    var button = playButton();
+    clearInterval(timer);
+    timer = null;
+    if (on) {
+      timer = setInterval(function () {
+        if (!follow("next")) setPlaying(false);
+      }, 1200);
+    }
+    if (button) {
+      button.textContent = on ? "Pause" : "Play";
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+    }
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || event.shiftKey) return;
+    var key = KEYS[event.key];
+    if (!key || !document.querySelector(".stepper")) return;
+    var target = event.target;
+    if (target.closest && target.closest("input, textarea, select, [contenteditable]")) return;
+    if (follow(key)) {
+      if (timer && key !== "next") setPlaying(false);
+      event.preventDefault();
+    }
+  });
+
+  document.addEventListener("click", function (event) {
+    var play = event.target.closest("[data-play]");
+    if (play) {
+      if (timer) { setPlaying(false); return; }
+      // From the end, play starts again from the first guess.
+      if (!link("next")) follow("first");
+      setPlaying(true);
+      return;
+    }
+    if (event.target.closest("[data-fullscreen]")) {
+      var root = document.documentElement;
+      if (document.fullscreenElement) document.exitFullscreen();
+      else if (root.requestFullscreen) root.requestFullscreen();
+    }
+  });
+
+  // The step region is replaced on every step: keep focus on the control
+  // that was used (or the nearest one still enabled), and keep Play's state.
+  var focusedKey = null;
+  document.addEventListener("htmx:beforeSwap", function () {
+    var active = document.activeElement;
+    focusedKey = active && active.dataset ? active.dataset.stepKey || (active.hasAttribute("data-play") ? "play" : null) : null;
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    var button = playButton();
+    if (button && timer) { button.textContent = "Pause"; button.setAttribute("aria-pressed", "true"); }
+    if (!focusedKey) return;
+    var target = focusedKey === "play" ? button : link(focusedKey);
+    if (!target) target = link("prev") || link("next") || link("first");
+    if (target) target.focus();
+    focusedKey = null;
+  });
+})();

@@ -1,0 +1,263 @@
+"""The solver's pages: the optimal game replayed against an adversary, and
+Knuth's algorithm (or any strategy) stepped through in the classroom.
+
+Every view's URL carries its whole state, so a copied link reopens exactly
+what was on screen; htmx swaps only the line or the step panel.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets as random_source
+from urllib.parse import urlencode
+
+import numpy as np
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
+
+from .engine import PRESETS, Code, Feedback, GameSize, MastermindError, feedback, get_strategy
+from .engine.codes import conceal, format_history, parse_history, reveal, secret_indices
+from .engine.lines import (
+    ADVERSARIES, BEST_CANDIDATE, GREEDY, LineError, adversary_line, check_adversary,
+    codebreaker, codebreakers,
+)
+from .engine.position import describe, partition_bars
+from .engine.strategies import TooSlow
+from .errors import error_response
+from .settings import SettingsError, parse_size
+from .web import render
+
+bp = Blueprint("solver", __name__, url_prefix="/solver")
+api = Blueprint("solver_api", __name__, url_prefix="/api/solver")
+
+SOURCES = {
+    "teacher": "a secret you type (hidden until it is found)",
+    "random": "a secret drawn at random",
+    "adversary": "no secret: the codemaker keeps the most codes possible",
+}
+
+
+class ViewError(MastermindError):
+    """A URL whose state cannot be shown (a step past the end, a history that
+    does not fit the secret)."""
+
+
+def size_args(size: GameSize) -> dict:
+    """The query parameters of a size, as the pages write them."""
+    args = {"pegs": size.pegs, "colors": size.colors}
+    if size.distinct:
+        args["distinct"] = 1
+    return args
+
+
+def status_of(exc: MastermindError) -> int:
+    """422 for work too large to do now, 400 for anything malformed."""
+    return 422 if isinstance(exc, TooSlow) else 400
+
+
+# --- the optimal game ----------------------------------------------------------------------
+
+
+def line_state(args) -> dict:
+    """The line a query string asks for and the step to show."""
+    size = parse_size(args)
+    strategy = codebreaker(args.get("strategy"))
+    if not strategy.available(size):
+        raise LineError(f"{strategy.name} is not offered for {size.label()}.")
+    adversary = check_adversary(args.get("adversary") or GREEDY)
+    line = adversary_line(strategy, size, adversary, current_app.config["SUGGESTION_MAX_PAIRS"],
+                          current_app.config["SOLVER_TREE_CODES"])
+    last = len(line.rows)
+    raw = args.get("step")
+    if raw is None or raw == "":
+        step = last
+    elif not raw.isascii() or not raw.isdigit() or len(raw) > 3:
+        raise ViewError(f"The step must be a whole number from 0 to {last}, not '{raw[:10]}'.")
+    else:
+        step = int(raw)
+        if step > last:
+            raise ViewError(f"Step {step} is past the end of this line: it has {last} guesses.")
+    return {"size": size, "strategy": strategy, "adversary": adversary, "line": line, "step": step}
+
+
+def line_url(state: dict, step: int) -> str:
+    args = size_args(state["size"])
+    if state["strategy"] is not BEST_CANDIDATE:
+        args["strategy"] = state["strategy"].name
+    if state["adversary"] != GREEDY:
+        args["adversary"] = state["adversary"]
+    return url_for("solver.optimal_game", **args, step=step)
+
+
+def line_context(state: dict) -> dict:
+    step, rows = state["step"], state["line"].rows
+    links = {"first": 0, "prev": step - 1, "next": step + 1, "last": len(rows)}
+    state["links"] = {key: line_url(state, to) if 0 <= to <= len(rows) and to != step else None
+                      for key, to in links.items()}
+    if step:
+        row = rows[step - 1]
+        state["announcement"] = (f"Guess {step}: {row.guess} answered {row.reply.describe()}; "
+                                 f"{row.remaining:,} code{'s' if row.remaining != 1 else ''} left.")
+    else:
+        state["announcement"] = "Before the first guess."
+    return state
+
+
+def form_defaults(args) -> dict:
+    """What the settings form shows: the query as typed, within reason."""
+    return {key: str(args.get(key, ""))[:20] for key in
+            ("pegs", "colors", "distinct", "strategy", "adversary", "history")}
+
+
+@bp.get("/optimal-game")
+def optimal_game():
+    form = form_defaults(request.args)
+    try:
+        state = line_context(line_state(request.args))
+    except MastermindError as exc:
+        return render_template("solver/optimal_game.html", error=str(exc), form=form,
+                               choices=codebreaker_choices(request.args)), status_of(exc)
+    return render("solver/optimal_game.html", "solver/_line.html", form=form, error=None,
+                  choices=codebreakers(state["size"]), adversaries=ADVERSARIES, **state)
+
+
+def codebreaker_choices(args):
+    try:
+        return codebreakers(parse_size(args))
+    except MastermindError:
+        return codebreakers(GameSize())
+
+
+@api.get("/optimal-game")
+def optimal_game_json():
+    try:
+        state = line_state(request.args)
+    except MastermindError as exc:
+        return error_response(status_of(exc), str(exc))
+    return state["line"].json()
+
+
+# --- the classroom -------------------------------------------------------------------------
+
+
+def adversary_reply(partition: dict[Feedback, int]) -> Feedback:
+    """The reply that keeps the most codes; ties to the first in order."""
+    return max(sorted(partition.items()), key=lambda item: item[1])[0]
+
+
+def classroom_state(args) -> dict:
+    """The position a classroom URL describes, and how its next reply is found."""
+    size = parse_size(args)
+    strategy = get_strategy(args.get("strategy") or "knuth")
+    if not strategy.available(size):
+        raise ViewError(f"{strategy.name} is not offered for {size.label()}.")
+    history = parse_history(str(args.get("history", "")), size)
+    secret = reveal(args["s"], size) if args.get("s") else None
+    if secret is not None:
+        for number, (guess, reply) in enumerate(history, start=1):
+            if feedback(guess, secret) != reply:
+                raise ViewError(f"Guess {number} ({guess}) would not get {reply.describe()} from "
+                                "this secret: the history does not fit it.")
+    seed = int.from_bytes(hashlib.sha256(
+        f"{size}:{format_history(history)}".encode()).digest()[:8], "big")
+    position = describe(strategy, size, history, rng=np.random.default_rng(seed),
+                        max_pairs=current_app.config["SUGGESTION_MAX_PAIRS"])
+    return {"size": size, "strategy": strategy, "history": history, "secret": secret,
+            "position": position, "presenter": args.get("presenter") == "1",
+            "hidden": args.get("s", "")}
+
+
+def classroom_url(state: dict, history, presenter: bool | None = None) -> str:
+    args = {**size_args(state["size"]), "strategy": state["strategy"].name}
+    if state["hidden"]:
+        args["s"] = state["hidden"]
+    if history:
+        args["history"] = format_history(history)
+    if state["presenter"] if presenter is None else presenter:
+        args["presenter"] = 1
+    return url_for("solver.classroom") + "?" + urlencode(args)
+
+
+def classroom_context(state: dict) -> dict:
+    history, position = state["history"], state["position"]
+    following = None
+    if position.suggestion is not None:
+        guess = position.suggestion.guess
+        reply = (feedback(guess, state["secret"]) if state["secret"] is not None
+                 else adversary_reply(position.suggestion.partition))
+        following = (guess, reply)
+    state["links"] = {
+        "first": classroom_url(state, []) if history else None,
+        "prev": classroom_url(state, history[:-1]) if history else None,
+        "next": classroom_url(state, history + [following]) if following else None,
+    }
+    state["presenter_link"] = classroom_url(state, history, not state["presenter"])
+    state["bars"] = (partition_bars(position.suggestion.partition, state["size"].pegs)
+                     if position.suggestion else [])
+    if position.solved:
+        state["announcement"] = position.why
+    elif history:
+        guess, reply = history[-1]
+        state["announcement"] = (f"Guess {len(history)}: {guess} got {reply.describe()}. "
+                                 f"{position.remaining:,} codes left; {state['strategy'].name} "
+                                 f"guesses {position.suggestion.guess} next.")
+    else:
+        state["announcement"] = f"{state['strategy'].name} opens with {position.suggestion.guess}."
+    return state
+
+
+def classroom_page(error=None, status=200, form=None):
+    return render_template(
+        "solver/classroom.html", error=error, form=form or {}, sources=SOURCES,
+        strategies=[s for s in PRESETS.values()], presenter=False), status
+
+
+@bp.get("/classroom")
+def classroom():
+    form = form_defaults(request.args)
+    try:
+        state = classroom_context(classroom_state(request.args))
+    except MastermindError as exc:
+        return classroom_page(str(exc), status_of(exc), form)
+    return render("solver/classroom.html", "solver/_step.html", form=form, error=None,
+                  sources=SOURCES, strategies=[s for s in PRESETS.values() if s.available(state["size"])],
+                  **state)
+
+
+@bp.post("/classroom")
+def classroom_start():
+    """The setup form: choose a secret (typed, drawn or none) and go to step 0."""
+    form = request.form
+    try:
+        size = parse_size(form)
+        strategy = get_strategy(form.get("strategy") or "knuth")
+        source = form.get("source", "teacher")
+        if source not in SOURCES:
+            raise SettingsError("Choose where the secret comes from.")
+        args = {**size_args(size), "strategy": strategy.name}
+        if source == "teacher":
+            secret = Code.parse(form.get("secret", ""), size)
+            if size.distinct and not secret.is_distinct():
+                raise SettingsError("This game's secret uses different colours: no colour twice.")
+            args["s"] = conceal(secret, size)
+        elif source == "random":
+            pool = secret_indices(size)
+            args["s"] = conceal(Code.from_index(int(pool[random_source.randbelow(len(pool))]), size), size)
+        if form.get("presenter"):
+            args["presenter"] = 1
+    except MastermindError as exc:
+        return classroom_page(str(exc), 400, {k: v for k, v in form.items() if k != "secret"})
+    return redirect(url_for("solver.classroom") + "?" + urlencode(args), 303)
+
+
+@api.get("/step")
+def step_json():
+    try:
+        state = classroom_state(request.args)
+    except MastermindError as exc:
+        return error_response(status_of(exc), str(exc))
+    return state["position"].json()
+
+
+def init_app(app) -> None:
+    app.register_blueprint(bp)
+    app.register_blueprint(api)
