@@ -18,7 +18,7 @@ from .engine import PRESETS, Code, Feedback, GameSize, MastermindError, feedback
 from .engine.codes import conceal, format_history, parse_history, reveal, secret_indices
 from .engine.lines import (
     ADVERSARIES, BEST_CANDIDATE, GREEDY, LineError, adversary_line, check_adversary,
-    codebreaker, codebreakers,
+    codebreaker, codebreakers, offered,
 )
 from .engine.position import describe, partition_bars
 from .engine.strategies import TooSlow
@@ -61,8 +61,8 @@ def line_state(args) -> dict:
     """The line a query string asks for and the step to show."""
     size = parse_size(args)
     strategy = codebreaker(args.get("strategy"))
-    if not strategy.available(size):
-        raise LineError(f"{strategy.name} is not offered for {size.label()}.")
+    if not offered(strategy, size):
+        raise LineError(f"{strategy.name} is not offered for {size.label()}: choose another codebreaker.")
     adversary = check_adversary(args.get("adversary") or GREEDY)
     line = adversary_line(strategy, size, adversary, current_app.config["SUGGESTION_MAX_PAIRS"],
                           current_app.config["SOLVER_TREE_CODES"])
@@ -148,8 +148,8 @@ def classroom_state(args) -> dict:
     """The position a classroom URL describes, and how its next reply is found."""
     size = parse_size(args)
     strategy = get_strategy(args.get("strategy") or "knuth")
-    if not strategy.available(size):
-        raise ViewError(f"{strategy.name} is not offered for {size.label()}.")
+    if not offered(strategy, size):
+        raise ViewError(f"{strategy.name} is not offered for {size.label()}: choose another strategy.")
     history = parse_history(str(args.get("history", "")), size)
     secret = reveal(args["s"], size) if args.get("s") else None
     if secret is not None:
@@ -219,7 +219,7 @@ def classroom():
     except MastermindError as exc:
         return classroom_page(str(exc), status_of(exc), form)
     return render("solver/classroom.html", "solver/_step.html", form=form, error=None,
-                  sources=SOURCES, strategies=[s for s in PRESETS.values() if s.available(state["size"])],
+                  sources=SOURCES, strategies=[s for s in PRESETS.values() if offered(s, state["size"])],
                   **state)
 
 

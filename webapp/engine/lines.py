@@ -58,9 +58,15 @@ def codebreaker(name: str | None) -> Strategy:
     return get_strategy(name)
 
 
+def offered(strategy: Strategy, size: GameSize) -> bool:
+    """Whether ``strategy`` plays ``size`` from the first guess without a long
+    search (optimal play only where its tree ships, or the size is tiny)."""
+    return strategy.available(size) and strategy.quick(size, secret_indices(size))
+
+
 def codebreakers(size: GameSize) -> list[Strategy]:
     """Every codebreaker whose line can be shown for ``size``."""
-    return [BEST_CANDIDATE] + [s for s in PRESETS.values() if s.available(size)]
+    return [BEST_CANDIDATE] + [s for s in PRESETS.values() if offered(s, size)]
 
 
 def check_adversary(name: str) -> str:

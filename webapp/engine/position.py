@@ -148,8 +148,8 @@ def why_sentence(strategy: Strategy, suggestion: Suggestion, ties: int, tied_can
     if tied_candidates == 1 and suggestion.is_candidate:
         return head + "; it is the only one of them that could be the secret, so it wins."
     if 0 < tied_candidates < ties:
-        return (head + f"; {tied_candidates:,} of them could be the secret, and of those the first "
-                "in ascending order wins.")
+        return (head + f"; {tied_candidates:,} of the {ties:,} tied could be the secret, and of "
+                "those the first in ascending order wins.")
     return head + "; the first in ascending order wins."
 
 

@@ -1,0 +1,249 @@
+"""The solver blueprint: the optimal-game and classroom pages and their JSON."""
+
+import re
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from webapp import store
+from webapp.engine import Code, GameSize, analyse, feedback, get_strategy
+from webapp.engine.codes import conceal
+from webapp.engine.lines import BEST_CANDIDATE, DEEPEST, GREEDY, adversary_line
+
+HX = {"HX-Request": "true"}
+
+
+def text(response):
+    return response.get_data(as_text=True)
+
+
+def line_rows(html):
+    return re.findall(r'class="row line-row" data-guess="(\d+)" data-black="(\d)" data-white="(\d)" '
+                      r'data-remaining="(\d+)"', html)
+
+
+# --- the optimal game ----------------------------------------------------------------------
+
+def test_optimal_game_default_is_the_adversary_line(client):
+    resp = client.get("/solver/optimal-game?pegs=4&colors=6")
+    assert resp.status_code == 200
+    line = adversary_line(BEST_CANDIDATE, GameSize(), GREEDY)
+    expected = [(str(r.guess), str(r.reply.black), str(r.reply.white), str(r.remaining)) for r in line.rows]
+    assert line_rows(text(resp)) == expected
+    assert len(expected) == 5
+    assert "Solved in 5 guesses" in text(resp)
+    assert "proves nothing" in text(resp)
+
+
+def test_step_is_in_the_url(client):
+    html = text(client.get("/solver/optimal-game?step=2"))
+    assert len(line_rows(html)) == 2
+    assert "Guess 2 of 5" in html
+    for step in (1, 3):  # previous and next
+        assert f"step={step}" in html
+    assert len(line_rows(text(client.get("/solver/optimal-game?step=0")))) == 0
+
+
+def test_htmx_gets_only_the_line(client):
+    resp = client.get("/solver/optimal-game?step=3", headers=HX)
+    html = text(resp)
+    assert resp.status_code == 200 and "HX-Request" in resp.headers["Vary"]
+    assert html.lstrip().startswith('<section id="line"') and "<html" not in html
+    assert len(line_rows(html)) == 3
+    assert 'id="line-announce" hx-swap-oob' in html and "Guess 3: " in html
+
+
+@pytest.mark.parametrize("name,adversary", [("knuth", "greedy"), ("knuth", "deepest"),
+                                            ("entropy", "deepest"), ("optimal", "deepest")])
+def test_codebreaker_and_adversary_selectors(client, name, adversary):
+    html = text(client.get(f"/solver/optimal-game?strategy={name}&adversary={adversary}"))
+    line = adversary_line(get_strategy(name), GameSize(), adversary)
+    assert [r[0] for r in line_rows(html)] == [str(r.guess) for r in line.rows]
+    if adversary == DEEPEST:
+        assert f"worst case ({analyse(name, GameSize()).max} guesses)" in html
+
+
+def test_distinct_and_other_sizes(client):
+    html = text(client.get("/solver/optimal-game?pegs=3&colors=5&distinct=1"))
+    rows = line_rows(html)
+    assert rows and rows[-1][1] == "3"
+    assert all(len(set(r[0])) == 3 for r in rows[-1:])  # the secret found uses different colours
+
+
+@pytest.mark.parametrize("query,words,status", [
+    ("strategy=nope", "Unknown strategy", 400),
+    ("adversary=sneaky", "Unknown adversary", 400),
+    ("pegs=9", "pegs must be from 2 to 6", 400),
+    ("colors=x", "colors must be a whole number", 400),
+    ("step=9", "past the end of this line", 400),
+    ("step=-1", "whole number from 0 to 5", 400),
+    ("pegs=5&colors=8", "more than a page may do", 422),
+    ("pegs=5&colors=8&strategy=optimal", "not offered", 400),
+    ("pegs=5&colors=8&strategy=knuth&adversary=deepest", "whole decision tree", 422),
+])
+def test_bad_parameters(client, query, words, status):
+    resp = client.get(f"/solver/optimal-game?{query}")
+    assert resp.status_code == status
+    assert words in text(resp)
+    assert 'role="alert"' in text(resp)
+    api = client.get(f"/api/solver/optimal-game?{query}")
+    assert api.status_code == status and words in api.get_json()["error"]
+
+
+def test_api_optimal_game(client):
+    data = client.get("/api/solver/optimal-game?pegs=4&colors=6").get_json()
+    assert data["strategy"] == "best-candidate" and data["adversary"] == "greedy"
+    assert [r["remaining"] for r in data["rows"]][-1] == 1
+    assert data["rows"][-1]["black"] == 4 and len(data["rows"]) == 5
+    deep = client.get("/api/solver/optimal-game?strategy=optimal&adversary=deepest").get_json()
+    assert len(deep["rows"]) == 6
+    knuth = client.get("/api/solver/optimal-game?strategy=knuth&distinct=1").get_json()
+    assert knuth["distinct"] is True and knuth["strategy"] == "knuth"
+
+
+# --- the classroom -------------------------------------------------------------------------
+
+def test_classroom_step_api_matches_suggest(client):
+    data = client.get("/api/solver/step?pegs=4&colors=6&strategy=knuth&history=1122:1,0 3456:0,2").get_json()
+    assert data["candidates"] == 60 and data["guess"] == "1334"
+    assert data["score"] == {"largest class": 10} and data["is_candidate"] is True
+    assert sum(data["partition"].values()) == 60
+    assert len(data["top"]) == 10 and data["why"]
+
+
+@pytest.mark.parametrize("history,words", [
+    ("1122", "is not GUESS:BLACK,WHITE"),
+    ("1122:5,0", "impossible with 4 pegs"),
+    ("1122:3,1", "can never happen"),
+    ("1122:0,0 1133:0,0 1144:0,0 1155:0,0 1166:0,0", "No secret fits"),
+    ("1122:4,0 3456:0,0", "already found"),
+    ("11x2:1,0", "is not a colour"),
+])
+def test_classroom_bad_history(client, history, words):
+    resp = client.get("/solver/classroom", query_string={"history": history})
+    assert resp.status_code == 400 and words in text(resp)
+    api = client.get("/api/solver/step", query_string={"history": history})
+    assert api.status_code == 400 and words in api.get_json()["error"]
+
+
+def test_classroom_unknown_strategy_and_damaged_secret(client):
+    assert "Unknown strategy" in text(client.get("/solver/classroom?strategy=guess"))
+    resp = client.get("/solver/classroom?s=ZZ")
+    assert resp.status_code == 400 and "damaged" in text(resp)
+
+
+def test_history_must_fit_the_secret(client):
+    s = conceal(Code.parse("6543", GameSize()), GameSize())
+    resp = client.get("/solver/classroom", query_string={"s": s, "history": "1122:1,0"})
+    assert resp.status_code == 400 and "does not fit" in text(resp)
+
+
+def follow_next(client, url):
+    html = text(client.get(url))
+    match = re.search(r'href="([^"]+)"[^>]*data-step-key="next"', html)
+    return html, (match.group(1).replace("&amp;", "&") if match else None)
+
+
+@pytest.mark.parametrize("secret", ["6543", "1122", "3636", "5455"])
+def test_classroom_plays_knuth_to_the_secret(client, secret):
+    """Following "Next guess" from a teacher's secret plays Knuth's game: the
+    number of guesses is the secret's depth in Knuth's tree, and the secret
+    stays off the page until the last step."""
+    size = GameSize()
+    resp = client.post("/solver/classroom", data={"pegs": "4", "colors": "6", "strategy": "knuth",
+                                                  "source": "teacher", "secret": secret})
+    assert resp.status_code == 303
+    url = resp.headers["Location"]
+    assert secret not in url
+    analysis = analyse("knuth", size)
+    depth = int(analysis.depths[Code.parse(secret, size).index(size)])
+    steps = 0
+    html, nxt = follow_next(client, url)
+    while nxt:
+        assert 'class="secret-text"' not in html and "The secret is hidden" in html
+        if steps == 0 and secret == "6543":  # not a guess Knuth makes early
+            assert secret not in html
+        steps += 1
+        html, nxt = follow_next(client, nxt)
+    assert steps == depth
+    assert f'<span class="secret-text">{secret}</span>' in html
+    history = parse_qs(urlsplit(url).query)
+    assert history["strategy"] == ["knuth"]
+
+
+def test_classroom_setup_errors_keep_the_form(client):
+    resp = client.post("/solver/classroom", data={"source": "teacher", "secret": "1279"})
+    assert resp.status_code == 400 and "Colour 7, 9 is not in this game" in text(resp)
+    assert "1279" not in text(resp)  # a typed secret is never echoed
+    resp = client.post("/solver/classroom", data={"source": "teacher", "secret": "1123", "distinct": "1"})
+    assert resp.status_code == 400 and "different colours" in text(resp)
+    resp = client.post("/solver/classroom", data={"source": "other"})
+    assert resp.status_code == 400
+
+
+def test_classroom_random_and_adversary(client):
+    resp = client.post("/solver/classroom", data={"source": "random", "strategy": "entropy", "presenter": "1"})
+    query = parse_qs(urlsplit(resp.headers["Location"]).query)
+    assert query["strategy"] == ["entropy"] and query["presenter"] == ["1"] and len(query["s"][0]) == 3
+    html = text(client.get(resp.headers["Location"]))
+    assert 'class="presenter"' in html
+    resp = client.post("/solver/classroom", data={"source": "adversary"})
+    assert "s" not in parse_qs(urlsplit(resp.headers["Location"]).query)
+    html = text(client.get(resp.headers["Location"]))
+    assert "No secret" in html
+
+
+def test_classroom_adversary_replies_greedily(client):
+    """Without a secret, "Next guess" follows the greedy adversary: the same
+    line as the optimal-game page for that codebreaker."""
+    url = "/solver/classroom?pegs=4&colors=6&strategy=knuth"
+    played = []
+    html, nxt = follow_next(client, url)
+    while nxt:
+        played.append(parse_qs(urlsplit(nxt).query)["history"][0].split()[-1])
+        html, nxt = follow_next(client, nxt)
+    line = adversary_line(get_strategy("knuth"), GameSize(), GREEDY)
+    assert played == [f"{r.guess}:{r.reply}" for r in line.rows]
+
+
+def test_classroom_fragment(client):
+    resp = client.get("/solver/classroom?history=1122:1,0", headers=HX)
+    html = text(resp)
+    assert html.lstrip().startswith('<section id="step"') and "<html" not in html
+    assert "1344" in html and 'id="step-announce" hx-swap-oob' in html
+    assert "<svg" in html and "<title>" in html and "Codes for each reply" in html
+
+
+def test_navigation_links(client):
+    home = text(client.get("/"))
+    assert 'href="/solver/optimal-game"' in home and "/solver/classroom" in home
+    page = text(client.get("/solver/classroom"))
+    assert 'aria-current="page">Classroom' in page.replace("\n", " ").replace("  ", " ") or \
+        'href="/solver/classroom" aria-current="page"' in page
+
+
+def test_finished_game_links_to_the_classroom(app, client):
+    size = GameSize()
+    with app.app_context():
+        game = store.create_game(size, 10, Code.parse("2541", size))
+    resp = client.post(f"/games/{game.id}/guesses", data={"guess": "2541", "move": "1"},
+                       follow_redirects=True)
+    html = text(resp)
+    match = re.search(r'<a href="([^"]+)">How Knuth would have played this secret', html)
+    assert match
+    url = match.group(1).replace("&amp;", "&")
+    query = parse_qs(urlsplit(url).query)
+    assert query["strategy"] == ["knuth"] and "2541" not in url
+    # Playing it through reaches the same secret.
+    nxt, steps = url, 0
+    while nxt:
+        html, nxt = follow_next(client, nxt)
+        steps += 1
+    assert '<span class="secret-text">2541</span>' in html
+    assert feedback(Code.parse("2541", size), Code.parse("2541", size)).black == 4
+
+
+def test_playing_board_has_no_classroom_link(app, client):
+    with app.app_context():
+        game = store.create_game(GameSize(), 10)
+    assert "How Knuth would have played" not in text(client.get(f"/games/{game.id}"))
