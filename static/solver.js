@@ -11,11 +11,26 @@
     return document.querySelector('.stepper a[data-step-key="' + key + '"][href]');
   }
 
+  // Keys pressed while a step is loading wait their turn, so two quick
+  // presses always move two steps.
+  var busy = false, queued = [];
+
   function follow(key) {
+    if (busy) {
+      if (queued.length < 10) queued.push(key);
+      return true;
+    }
     var a = link(key);
     if (a) { a.click(); return true; }
     return false;
   }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (event.target.closest && event.target.closest(".stepper")) busy = true;
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!event.detail.successful) { busy = false; queued = []; }
+  });
 
   function playButton() { return document.querySelector("[data-play]"); }
 
@@ -70,6 +85,8 @@
     focusedKey = active && active.dataset ? active.dataset.stepKey || (active.hasAttribute("data-play") ? "play" : null) : null;
   });
   document.addEventListener("htmx:afterSettle", function () {
+    busy = false;
+    if (queued.length) { follow(queued.shift()); }
     var button = playButton();
     if (button && timer) { button.textContent = "Pause"; button.setAttribute("aria-pressed", "true"); }
     if (!focusedKey) return;
