@@ -27,6 +27,9 @@ def plan(quick: bool, slow: bool = False):
     jobs = [
         ("web: post a guess, 4×6 (median)", ("web", 0, 0, "guess")),
         ("web: knuth suggestion, 4×6 (median)", ("web", 0, 0, "suggest")),
+        ("web: classroom step 4×6 (cold)", ("solver", 4, 6, "classroom")),
+        ("web: optimal-game line 4×6 (cold)", ("solver", 4, 6, "line")),
+        ("web: optimal game, knuth deepest 4×6 (cold)", ("solver", 4, 6, "line-deepest")),
         ("feedback matrix 4×6", ("matrix", 4, 6)),
         ("best guess 4×6, root (knuth)", ("root", 4, 6, "knuth")),
         ("best guess 4×6, after one (knuth)", ("second", 4, 6, "knuth")),
@@ -47,6 +50,9 @@ def plan(quick: bool, slow: bool = False):
         jobs.append(("optimal 4×7 from scratch", ("optimal", 4, 7, None)))
     if not quick:
         jobs += [
+            ("web: classroom step 5×8 (cold)", ("solver", 5, 8, "classroom")),
+            ("web: optimal-game line 5×8 (cold)", ("solver", 5, 8, "line")),
+            ("web: optimal game, knuth greedy 5×8 (cold)", ("solver", 5, 8, "line-knuth")),
             ("feedback matrix 5×8", ("matrix", 5, 8)),
             ("best guess 5×8, root (knuth)", ("root", 5, 8, "knuth")),
             ("best guess 5×8, after one (knuth)", ("second", 5, 8, "knuth")),

@@ -50,6 +50,8 @@ def job(kind, pegs, colors, strategy=None, distinct=False):
 
     if kind == "web":
         return web_job(strategy)
+    if kind == "solver":
+        return solver_job(pegs, colors, strategy)
     size = GameSize(pegs, colors, distinct)
     if kind == "matrix":
         started = time.perf_counter()
@@ -115,6 +117,50 @@ def web_job(what: str):
         times.sort()
         return times[len(times) // 2], (f"{len(times)} requests, 90th percentile "
                                         f"{times[int(len(times) * 0.9)] * 1000:.1f} ms")
+
+
+SOLVER_URLS = {
+    "classroom": "/solver/classroom?pegs={p}&colors={c}&strategy=knuth&history={h}",
+    "line": "/solver/optimal-game?pegs={p}&colors={c}&strategy={s}",
+}
+
+
+def solver_job(pegs: int, colors: int, what: str):
+    """Server time of a solver page in a fresh app: the first request (cold:
+    lines and trees not yet computed, kernels already loaded at start-up) and
+    the median of 20 more (warm). ``what`` is ``classroom`` (Knuth's step
+    after one guess), ``line`` (the default optimal-game line), or
+    ``line-knuth`` / ``line-deepest`` (Knuth against the greedy or the
+    deepest adversary)."""
+    import tempfile
+    from pathlib import Path
+
+    from webapp import create_app
+    from webapp.engine import GameSize, best_guess
+
+    size = GameSize(pegs, colors)
+    first = best_guess("knuth", size).guess
+    history = f"{first}:1,1"
+    kind, _, variant = what.partition("-")
+    url = SOLVER_URLS[kind].format(p=pegs, c=colors, h=history,
+                                   s="best-candidate" if not variant else "knuth")
+    if variant == "deepest":
+        url += "&adversary=deepest"
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app({"DATABASE": str(Path(folder) / "bench.sqlite3")})
+        client = app.test_client()
+        headers = {"HX-Request": "true"}
+        started = time.perf_counter()
+        resp = client.get(url, headers=headers)
+        cold = time.perf_counter() - started
+        times = []
+        for _ in range(20):
+            started = time.perf_counter()
+            client.get(url, headers=headers)
+            times.append(time.perf_counter() - started)
+        times.sort()
+        return cold, (f"HTTP {resp.status_code}; warm median {times[len(times) // 2] * 1000:.1f} ms"
+                      f" ({url.split('?')[0].rsplit('/', 1)[1]}{', refused' if resp.status_code >= 400 else ''})")
 
 
 def run_one(spec, queue):

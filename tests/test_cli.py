@@ -127,3 +127,16 @@ def test_strategy_all_includes_optimal_where_available():
     status, out = run("analyse", "--pegs", "4", "--colors", "6", "--strategy", "all", "--json")
     names = {d["strategy"]: d for d in json.loads(out)}
     assert names["optimal"]["total"] == 5625 and names["optimal-5"]["max"] == 5
+
+
+def test_line_matches_the_page_api(client):
+    status, out = run("line", "--strategy", "optimal", "--adversary", "deepest", "--json")
+    assert status == 0
+    assert json.loads(out) == client.get(
+        "/api/solver/optimal-game?strategy=optimal&adversary=deepest").get_json()
+    status, out = run("line")
+    lines = out.strip().splitlines()
+    assert lines[0] == "4×6: best-candidate against the greedy adversary, 5 guesses"
+    assert lines[1].split()[:3] == ["1", "1122", "0,0"] and lines[-1].split()[2] == "4,0"
+    status, _ = run("line", "--adversary", "cunning")
+    assert status == 2

@@ -1,7 +1,9 @@
-"""The ``mastermind`` command: whole-game analysis and suggestions.
+"""The ``mastermind`` command: whole-game analysis, suggestions, adversary lines
+and the exact optimum.
 
     mastermind analyse --pegs 4 --colors 6 --strategy all
     mastermind suggest --pegs 4 --colors 6 --strategy knuth 1122:1,0 3456:0,2
+    mastermind line --strategy knuth --adversary deepest
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import sys
 import time
 
 from .engine import Code, Feedback, GameSize, MastermindError, PRESETS, analyse, best_guess
+from .engine.codes import parse_history
 from .engine.tables import feedback_table
 from .engine.tree import MATRIX_BYTES, check_analysable
 
@@ -59,17 +62,6 @@ class Progress:
 
 def size_from(args) -> GameSize:
     return GameSize(args.pegs, args.colors, args.distinct)
-
-
-def parse_history(items, size: GameSize):
-    """``GUESS:BLACK,WHITE`` items as (Code, Feedback) pairs."""
-    history = []
-    for item in items:
-        guess, sep, reply = item.partition(":")
-        if not sep:
-            raise UsageError(f"'{item}' is not GUESS:BLACK,WHITE (for example 1122:1,0).")
-        history.append((Code.parse(guess, size), Feedback.parse(reply, size)))
-    return history
 
 
 def strategy_names(name: str) -> list[str]:
@@ -155,6 +147,22 @@ def cmd_suggest(args, out) -> None:
     out.write(f"{suggestion.remaining} codes remain. {name} guesses {suggestion.guess} ({score}).\n")
     parts = "  ".join(f"{r.key}:{n}" for r, n in sorted(suggestion.partition.items()))
     out.write(f"Partition: {parts}\n")
+
+
+def cmd_line(args, out) -> None:
+    from .engine.lines import adversary_line, codebreaker
+
+    size = size_from(args)
+    strategy = codebreaker(args.strategy)
+    line = adversary_line(strategy, size, args.adversary)
+    if args.json:
+        json.dump(line.json(), out, indent=2)
+        out.write("\n")
+        return
+    out.write(f"{size.label()}: {strategy.name} against the {args.adversary} adversary, "
+              f"{len(line.rows)} guesses\n")
+    for number, row in enumerate(line.rows, start=1):
+        out.write(f"{number:3}  {row.guess}  {row.reply.key}  {row.remaining:>6,} left\n")
 
 
 def search_progress(stream=None, delay: float = 1.0):
@@ -251,6 +259,13 @@ def build_parser() -> Parser:
     suggest_p.add_argument("history", nargs="*", help="GUESS:BLACK,WHITE items, e.g. 1122:1,0")
     suggest_p.set_defaults(run=cmd_suggest)
 
+    line_p = sub.add_parser("line", help="the optimal-game line against an adversary")
+    common(line_p)
+    line_p.set_defaults(strategy="best-candidate")
+    line_p.add_argument("--adversary", choices=["greedy", "deepest"], default="greedy",
+                        help="greedy keeps the most codes; deepest follows the longest branch")
+    line_p.set_defaults(run=cmd_line)
+
     optimal_p = sub.add_parser("optimal", help="the exact optimal strategy")
     optimal_p.add_argument("--pegs", type=int, default=4, help="pegs in a code (default 4)")
     optimal_p.add_argument("--colors", type=int, default=6, help="colours (default 6)")
@@ -277,6 +292,10 @@ def main(argv=None, out=None) -> int:
     except KeyboardInterrupt:
         print("mastermind: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader (head, less) stopped early: not an error
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     return 0
 
 
