@@ -66,3 +66,12 @@ def browser_type_launch_args(browser_type_launch_args):
             "--disable-background-networking", "--disable-component-update", "--disable-sync",
         ],
     }
+
+
+@pytest.fixture
+def nojs_page(browser):
+    """A page in a browser context with JavaScript turned off."""
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    yield page
+    context.close()

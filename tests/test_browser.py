@@ -2,7 +2,6 @@
 
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import expect
 
 from webapp import store
@@ -134,13 +133,6 @@ def test_digits_typed_outside_the_field(page, live_server, app):
     expect(page.locator("#guess-input")).to_have_value("2456")
     expect(page.locator(".slots .peg.filled")).to_have_count(4)
 
-
-@pytest.fixture
-def nojs_page(browser):
-    context = browser.new_context(java_script_enabled=False)
-    page = context.new_page()
-    yield page
-    context.close()
 
 
 def test_play_without_javascript(nojs_page, live_server, app):

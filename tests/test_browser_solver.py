@@ -3,7 +3,6 @@ JavaScript off, presenter mode, and copied URLs reopened in a fresh context."""
 
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import expect
 
 from webapp.engine import GameSize, analyse, get_strategy
@@ -26,13 +25,6 @@ def expect_guesses(page, count):
     expect(rows(page)).to_have_count(count)
     assert [rows(page).nth(i).get_attribute("data-guess") for i in range(count)] == LINE[:count]
 
-
-@pytest.fixture
-def nojs_page(browser):
-    context = browser.new_context(java_script_enabled=False)
-    page = context.new_page()
-    yield page
-    context.close()
 
 
 def test_optimal_game_by_buttons_and_keys(page, live_server, browser):

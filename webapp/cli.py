@@ -13,7 +13,7 @@ import json
 import sys
 import time
 
-from .engine import Code, Feedback, GameSize, MastermindError, PRESETS, analyse, best_guess
+from .engine import GameSize, MastermindError, PRESETS, analyse, best_guess
 from .engine.codes import parse_history
 from .engine.tables import feedback_table
 from .engine.tree import MATRIX_BYTES, check_analysable

@@ -127,13 +127,17 @@ def codebreaker_choices(args):
         return codebreakers(GameSize())
 
 
-@api.get("/optimal-game")
-def optimal_game_json():
+def json_answer(build, key: str):
+    """The JSON of ``build(query)[key]``, or the error as JSON."""
     try:
-        state = line_state(request.args)
+        return build(request.args)[key].json()
     except MastermindError as exc:
         return error_response(status_of(exc), str(exc))
-    return state["line"].json()
+
+
+@api.get("/optimal-game")
+def optimal_game_json():
+    return json_answer(line_state, "line")
 
 
 # --- the classroom -------------------------------------------------------------------------
@@ -251,11 +255,7 @@ def classroom_start():
 
 @api.get("/step")
 def step_json():
-    try:
-        state = classroom_state(request.args)
-    except MastermindError as exc:
-        return error_response(status_of(exc), str(exc))
-    return state["position"].json()
+    return json_answer(classroom_state, "position")
 
 
 def init_app(app) -> None:
