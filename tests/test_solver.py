@@ -90,6 +90,23 @@ def test_bad_parameters(client, query, words, status):
     assert api.status_code == status and words in api.get_json()["error"]
 
 
+def test_every_codebreaker_compared(client):
+    """The table under the line: each codebreaker's greedy line length, and
+    its deepest line as long as its worst case in the whole-game analysis."""
+    html = text(client.get("/solver/optimal-game"))
+    table = html[html.index('<table class="lengths"'):html.index("</table>", html.index('<table class="lengths"'))]
+    found = re.findall(r'<th scope="row">([\w-]+)</th>\s*<td>(?:<a[^>]*>|<strong[^>]*>)(\d+) guesses.*?</td>\s*'
+                       r'<td>(?:<a[^>]*>|<strong[^>]*>)(\d+) guesses', table, re.S)
+    names = [name for name, _, _ in found]
+    assert names[0] == "best-candidate" and "knuth" in names and "optimal" in names
+    for name, greedy, deepest in found:
+        strategy = BEST_CANDIDATE if name == "best-candidate" else get_strategy(name)
+        assert int(greedy) == len(adversary_line(strategy, GameSize(), GREEDY).rows)
+        assert int(deepest) == analyse(strategy, GameSize()).max
+    assert "Every codebreaker" not in text(client.get("/solver/optimal-game", headers=HX))
+    assert "Every codebreaker" not in text(client.get("/solver/optimal-game?pegs=4&colors=8"))
+
+
 def test_api_optimal_game(client):
     data = client.get("/api/solver/optimal-game?pegs=4&colors=6").get_json()
     assert data["strategy"] == "best-candidate" and data["adversary"] == "greedy"

@@ -18,13 +18,13 @@ from .engine import PRESETS, Code, Feedback, GameSize, MastermindError, feedback
 from .engine.codes import conceal, format_history, parse_history, reveal, secret_indices
 from .engine.lines import (
     ADVERSARIES, BEST_CANDIDATE, GREEDY, LineError, adversary_line, check_adversary,
-    codebreaker, codebreakers, offered,
+    codebreaker, codebreakers, line_lengths, offered,
 )
 from .engine.position import describe, partition_bars
 from .engine.strategies import TooSlow
 from .errors import error_response
 from .settings import SettingsError, parse_size
-from .web import render
+from .web import is_htmx, render
 
 bp = Blueprint("solver", __name__, url_prefix="/solver")
 api = Blueprint("solver_api", __name__, url_prefix="/api/solver")
@@ -79,13 +79,16 @@ def line_state(args) -> dict:
     return {"size": size, "strategy": strategy, "adversary": adversary, "line": line, "step": step}
 
 
-def line_url(state: dict, step: int) -> str:
+def line_url(state: dict, step: int | None) -> str:
+    """The address of a line at ``step`` (the whole line when None)."""
     args = size_args(state["size"])
     if state["strategy"] is not BEST_CANDIDATE:
         args["strategy"] = state["strategy"].name
     if state["adversary"] != GREEDY:
         args["adversary"] = state["adversary"]
-    return url_for("solver.optimal_game", **args, step=step)
+    if step is not None:
+        args["step"] = step
+    return url_for("solver.optimal_game", **args)
 
 
 def line_context(state: dict) -> dict:
@@ -116,6 +119,10 @@ def optimal_game():
     except MastermindError as exc:
         return render_template("solver/optimal_game.html", error=str(exc), form=form,
                                choices=codebreaker_choices(request.args)), status_of(exc)
+    if not is_htmx():  # the comparison is part of the whole page, not of a step
+        state["lengths"] = line_lengths(state["size"], current_app.config["SUGGESTION_MAX_PAIRS"])
+        state["length_url"] = lambda strategy, adversary: line_url(
+            {**state, "strategy": strategy, "adversary": adversary}, None)
     return render("solver/optimal_game.html", "solver/_line.html", form=form, error=None,
                   choices=codebreakers(state["size"]), adversaries=ADVERSARIES, **state)
 

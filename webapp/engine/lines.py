@@ -36,6 +36,9 @@ FEW_CODES = 20
 # The deepest adversary needs the codebreaker's whole tree: built within a
 # request up to this many codes (4 pegs × 8 colours takes well under a second).
 TREE_CODES = 4096
+# Every codebreaker's lines side by side: up to this many codes (the classic
+# game's two dozen lines take under a second, once per process).
+SUMMARY_CODES = 1296
 
 BEST_CANDIDATE = Strategy(
     "best-candidate",
@@ -220,3 +223,22 @@ def adversary_line(strategy: Strategy, size: GameSize, adversary: str = GREEDY,
     if check_adversary(adversary) == GREEDY:
         return greedy_line(strategy, size, max_pairs)
     return deepest_line(strategy, size, max_codes)
+
+
+@dataclass(frozen=True)
+class Lengths:
+    """How many guesses a codebreaker needs against each adversary."""
+
+    strategy: Strategy
+    greedy: int
+    deepest: int
+
+
+def line_lengths(size: GameSize, max_pairs: int = MAX_PAIRS) -> list[Lengths]:
+    """Every offered codebreaker's line length against both adversaries, for
+    sizes up to :data:`SUMMARY_CODES` codes (an empty list beyond)."""
+    if size.n_codes > SUMMARY_CODES:
+        return []
+    return [Lengths(s, len(adversary_line(s, size, GREEDY, max_pairs).rows),
+                    len(adversary_line(s, size, DEEPEST, max_pairs).rows))
+            for s in codebreakers(size)]
