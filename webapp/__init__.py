@@ -36,13 +36,14 @@ def create_app(config=None):
         app.config.update(config)
     os.makedirs(os.path.dirname(os.path.abspath(app.config["DATABASE"])), exist_ok=True)
 
-    from . import api, errors, play, solver, store, web
+    from . import api, errors, jobs, play, solver, store, web
     from .engine import kernels
 
     if app.config["WARM_UP"]:
         kernels.warm_up()
 
     store.init_app(app)
+    jobs.init_app(app)
     web.init_app(app)
     errors.init_app(app)
     play.init_app(app)

@@ -266,5 +266,7 @@ def step_json():
 
 
 def init_app(app) -> None:
+    from . import compare, strategy_tree  # noqa: F401  (their views join this blueprint)
+
     app.register_blueprint(bp)
     app.register_blueprint(api)

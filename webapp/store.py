@@ -36,6 +36,21 @@ CREATE TABLE IF NOT EXISTS guesses (
     at      REAL NOT NULL,
     PRIMARY KEY (game_id, move)
 );
+CREATE TABLE IF NOT EXISTS jobs (
+    key         TEXT PRIMARY KEY,
+    kind        TEXT NOT NULL,
+    params      TEXT NOT NULL,
+    status      TEXT NOT NULL,
+    progress    REAL,
+    eta         REAL,
+    result      TEXT,
+    error       TEXT,
+    attempts    INTEGER NOT NULL DEFAULT 0,
+    created_at  REAL NOT NULL,
+    started_at  REAL,
+    heartbeat   REAL NOT NULL,
+    finished_at REAL
+);
 """
 
 PLAYING, WON, LOST = "playing", "won", "lost"
@@ -218,3 +233,80 @@ def record_suggestion(game: Game, strategy: str) -> None:
     )
     game.suggestions += 1
     game.hint_move, game.hint_strategy = game.next_move, strategy
+
+
+# --- background jobs: one row per computation, keyed by what it computes ---------------------
+
+QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
+
+
+def load_job(key: str) -> dict | None:
+    """The job stored under ``key``, as a dict, or None."""
+    row = get_db().execute("SELECT * FROM jobs WHERE key = ?", (key,)).fetchone()
+    return dict(row) if row else None
+
+
+def insert_job(key: str, kind: str, params: str, now: float) -> bool:
+    """Add a queued job; False when one with that key exists already."""
+    cur = get_db().execute(
+        "INSERT INTO jobs (key, kind, params, status, created_at, heartbeat) VALUES (?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (key) DO NOTHING",
+        (key, kind, params, QUEUED, now, now),
+    )
+    return cur.rowcount == 1
+
+
+def count_active_jobs(fresh_after: float) -> int:
+    """Jobs queued or running whose heartbeat is newer than ``fresh_after``."""
+    row = get_db().execute(
+        "SELECT COUNT(*) FROM jobs WHERE status IN (?, ?) AND heartbeat >= ?",
+        (QUEUED, RUNNING, fresh_after),
+    ).fetchone()
+    return int(row[0])
+
+
+def requeue_stale_job(key: str, stale_before: float, now: float) -> bool:
+    """Queue again a job whose process stopped beating; True for the one
+    caller that did it."""
+    cur = get_db().execute(
+        "UPDATE jobs SET status = ?, heartbeat = ?, progress = NULL, eta = NULL"
+        " WHERE key = ? AND status IN (?, ?) AND heartbeat < ?",
+        (QUEUED, now, key, QUEUED, RUNNING, stale_before),
+    )
+    return cur.rowcount == 1
+
+
+def claim_job(key: str, now: float, stale_before: float) -> bool:
+    """Mark a queued (or abandoned) job as running here; False when another
+    worker has it or it is finished."""
+    cur = get_db().execute(
+        "UPDATE jobs SET status = ?, started_at = ?, heartbeat = ?, attempts = attempts + 1,"
+        " progress = 0 WHERE key = ? AND (status = ? OR (status = ? AND heartbeat < ?))",
+        (RUNNING, now, now, key, QUEUED, RUNNING, stale_before),
+    )
+    return cur.rowcount == 1
+
+
+def beat_job(key: str, now: float, progress: float | None = None, eta: float | None = None) -> None:
+    """A running job is alive; with ``progress``, also how far it is."""
+    if progress is None:
+        get_db().execute("UPDATE jobs SET heartbeat = ? WHERE key = ? AND status = ?",
+                         (now, key, RUNNING))
+    else:
+        get_db().execute("UPDATE jobs SET heartbeat = ?, progress = ?, eta = ? WHERE key = ? AND status = ?",
+                         (now, progress, eta, key, RUNNING))
+
+
+def finish_job(key: str, kind: str, params: str, result: str, now: float) -> None:
+    """Store a job's result (inserting the row when it was computed at once)."""
+    get_db().execute(
+        "INSERT INTO jobs (key, kind, params, status, progress, result, created_at, heartbeat, finished_at)"
+        " VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE SET status = excluded.status,"
+        " progress = 1, eta = 0, result = excluded.result, error = NULL, finished_at = excluded.finished_at",
+        (key, kind, params, DONE, result, now, now, now),
+    )
+
+
+def fail_job(key: str, message: str, now: float) -> None:
+    get_db().execute("UPDATE jobs SET status = ?, error = ?, finished_at = ? WHERE key = ?",
+                     (FAILED, message, now, key))

@@ -583,13 +583,13 @@ def optimal_chooser(max_guesses: int | None):
 
 register(Strategy(
     "optimal", "The exact optimum: fewest guesses in total over every secret.",
-    "Koyama & Lai 1993 (computed by this project)", chooser=optimal_chooser(None),
+    "Koyama & Lai 1993, “An optimal Mastermind strategy”, J. Recreational Mathematics 25 (computed by this project)", chooser=optimal_chooser(None),
     available=lambda size: available(size, None),
     quick=lambda size, cands: answers_at_once(size, None, cands),
 ))
 register(Strategy(
     "optimal-5", "Fewest guesses in total among strategies that never need more than 5.",
-    "Koyama & Lai 1993 (computed by this project)", chooser=optimal_chooser(5),
+    "Koyama & Lai 1993, “An optimal Mastermind strategy”, J. Recreational Mathematics 25 (computed by this project)", chooser=optimal_chooser(5),
     available=lambda size: available(size, 5),
     quick=lambda size, cands: answers_at_once(size, 5, cands),
 ))

@@ -176,6 +176,8 @@ def describe(strategy: Strategy, size: GameSize, history=(), *, rng=None,
     table = feedback_table(size)
     suggestion = best_guess(strategy, size, history, rng=rng, table=table, max_pairs=max_pairs)
     n = int(cands.shape[0])
+    if top == 0:  # only the choice is wanted (the tree view)
+        return Position(size, strategy, history, cands, suggestion, "")
     if not strategy.criteria or n <= strategy.first_candidate_at or strategy.chooser is not None:
         return Position(size, strategy, history, cands, suggestion,
                         unscored_reason(strategy, n, suggestion.guess))
@@ -212,3 +214,22 @@ def partition_bars(partition: dict[Feedback, int], pegs: int) -> list[dict]:
     return [{"reply": Feedback(b, w), "count": partition.get(Feedback(b, w), 0)}
             for b in range(pegs + 1) for w in range(pegs + 1 - b) if (b, w) != (pegs - 1, 1)]
 
+
+
+@dataclass(frozen=True)
+class Branch:
+    """One reply to a node's guess: the codes that give it."""
+
+    reply: Feedback
+    codes: np.ndarray  # candidate indices, ascending
+
+    @property
+    def count(self) -> int:
+        return int(self.codes.shape[0])
+
+
+def branches(size: GameSize, guess: Code, cands: np.ndarray) -> list[Branch]:
+    """The classes ``guess`` splits ``cands`` into, by reply in order (black,
+    then white ascending); empty classes left out."""
+    replies = feedback_table(size).row(guess.index(size), cands)
+    return [Branch(Feedback.decode(r, size.pegs), cands[replies == r]) for r in np.unique(replies)]

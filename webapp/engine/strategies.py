@@ -144,7 +144,8 @@ def register(strategy: Strategy) -> Strategy:
 
 register(Strategy(
     "simple", "Always guess the first code still possible, in ascending order.",
-    "Shapiro 1983; Kooi 2005", candidates_only=True,
+    "Shapiro 1983, “Playing Mastermind logically”, SIGART Newsletter 85; Kooi 2005",
+    candidates_only=True,
 ))
 register(Strategy(
     "random", "Guess a code still possible, chosen uniformly at random (seedable).",
@@ -152,7 +153,8 @@ register(Strategy(
 ))
 register(Strategy(
     "knuth", "Minimise the size of the largest class the guess can leave.",
-    "Knuth 1976", (Criterion("largest class", largest, int),),
+    "Knuth 1976, “The computer as master mind”, J. Recreational Mathematics 9",
+    (Criterion("largest class", largest, int),),
 ))
 register(Strategy(
     "minimax-lex", "Minimise the largest class, then the second largest, and so on.",
@@ -160,16 +162,19 @@ register(Strategy(
 ))
 register(Strategy(
     "entropy", "Maximise the Shannon entropy of the class sizes (information gained).",
-    "Neuwirth 1982; Bestavros & Belal 1986",
+    "Neuwirth 1982, “Some strategies for Mastermind”, Zeitschrift für Operations Research 26; "
+    "Bestavros & Belal 1986, “MasterMind: a game of diagnosis strategies”",
     (Criterion("entropy (bits)", negative_entropy, lambda v: round(-float(v), 6), 1e-9),),
 ))
 register(Strategy(
     "irving", "Minimise the expected size of the class that remains.",
-    "Irving 1979", (Criterion("expected size", expected_size, lambda v: round(float(v), 6), 1e-9),),
+    "Irving 1979, “Towards an optimum Mastermind strategy”, J. Recreational Mathematics 11",
+    (Criterion("expected size", expected_size, lambda v: round(float(v), 6), 1e-9),),
 ))
 register(Strategy(
     "most-parts", "Maximise the number of non-empty classes.",
-    "Kooi 2005", (Criterion("classes", fewer_parts, lambda v: -int(v)),),
+    "Kooi 2005, “Yet another Mastermind strategy”, ICGA Journal 28",
+    (Criterion("classes", fewer_parts, lambda v: -int(v)),),
 ))
 register(Strategy(
     "widedev", "Maximise the number of classes, then minimise the spread of their sizes.",

@@ -132,6 +132,16 @@ def feedback_table(size: GameSize, max_matrix_bytes: int = DEFAULT_MATRIX_BYTES,
         return table
 
 
+def release_matrix(size: GameSize) -> None:
+    """Forget a full matrix larger than the default (a whole-game analysis
+    of Super Mastermind keeps 1 GiB), so a long-lived process gives it back."""
+    key = (size.pegs, size.colors)
+    with _tables_lock:
+        table = _tables.get(key)
+        if table is not None and table.matrix is not None and table.matrix.nbytes > DEFAULT_MATRIX_BYTES:
+            del _tables[key]
+
+
 def consistent(size: GameSize, candidates: np.ndarray, guess: Code, reply: Feedback) -> np.ndarray:
     """The candidates (indices) that would give ``reply`` to ``guess``."""
     table = feedback_table(size)

@@ -1,0 +1,125 @@
+"""Every strategy compared: the table of ``mastermind analyse --strategy all``
+with a histogram of game lengths per strategy. Sizes that take more than
+about a second run as a background job with a progress bar."""
+
+from __future__ import annotations
+
+from flask import current_app, render_template, request
+
+from .engine import PRESETS, GameSize, MastermindError, analyse
+from .engine.optimal import QUICK_SEARCH_CODES, shipped
+from .engine.tables import feedback_table, release_matrix
+from .engine.tree import MATRIX_BYTES, check_analysable
+from .jobs import Busy, Kind, register
+from . import jobs
+from .errors import error_response
+from .settings import parse_size
+from .solver import api, bp, form_defaults, size_args
+from .web import render
+
+# Totals for every secret as the literature reports them, shown beside the
+# computed ones (never used to compute anything).
+PUBLISHED = {
+    (4, 6, False, "knuth"): (5801, "Knuth 1977, “The computer as master mind”, J. Recreational Mathematics 9"),
+    (4, 6, False, "irving"): (5696, "Kooi 2005, “Yet another Mastermind strategy”, ICGA Journal 28 (expected size)"),
+    (4, 6, False, "entropy"): (5722, "Kooi 2005, “Yet another Mastermind strategy”, ICGA Journal 28 (entropy)"),
+    (4, 6, False, "most-parts"): (5668, "Kooi 2005, “Yet another Mastermind strategy”, ICGA Journal 28"),
+    (4, 6, False, "optimal"): (5625, "Koyama & Lai 1993, “An optimal Mastermind strategy”, J. Recreational Mathematics 25"),
+    (4, 6, False, "optimal-5"): (5626, "Koyama & Lai 1993, the best strategy that never needs more than 5 guesses"),
+}
+ROW_FIELDS = ("strategy", "total", "mean", "stddev", "max", "first_guess", "histogram")
+
+
+def params_of(size: GameSize) -> dict:
+    return {"pegs": size.pegs, "colors": size.colors, "distinct": size.distinct}
+
+
+def size_of(params: dict) -> GameSize:
+    return GameSize(params["pegs"], params["colors"], params["distinct"])
+
+
+def compared(size: GameSize) -> list:
+    """The strategies the comparison plays: every preset that answers here."""
+    return [s for s in PRESETS.values() if s.available(size)]
+
+
+def compute(params: dict, progress) -> dict:
+    """Play every strategy against every secret; progress runs over them all."""
+    size = size_of(params)
+    strategies = compared(size)
+    n = len(strategies)
+    table = feedback_table(size, MATRIX_BYTES, lambda done, total: progress(0.05 * done / total))
+    rows = []
+    try:
+        for i, strategy in enumerate(strategies):
+            result = analyse(strategy, size, table=table, progress=lambda done, total: progress(
+                0.05 + 0.95 * (i + done / total) / n))
+            summary = result.summary()
+            rows.append({key: summary[key] for key in ROW_FIELDS})
+    finally:
+        release_matrix(size)
+    return {"rows": rows}
+
+
+def quick(params: dict) -> bool:
+    """Small sizes whose optimal play ships (or is tiny) are compared at once."""
+    size = size_of(params)
+    if size.n_codes > 1296:
+        return False
+    return all(shipped(size, limit) or size.n_codes <= QUICK_SEARCH_CODES
+               for limit, name in ((None, "optimal"), (5, "optimal-5"))
+               if PRESETS[name].available(size))
+
+
+register(Kind("compare", compute, quick))
+
+
+def comparison(args):
+    """The size asked for and its comparison job (stored, running or new)."""
+    size = parse_size(args)
+    check_analysable(size)
+    return size, jobs.get("compare", params_of(size))
+
+
+def page_context(size: GameSize, job) -> dict:
+    rows = job.result["rows"] if job.done else []
+    depth = max((int(k) for r in rows for k in r["histogram"]), default=0)
+    tallest = max((v for r in rows for v in r["histogram"].values()), default=0)
+    strategies = {s.name: s for s in PRESETS.values()}
+    published = {r["strategy"]: PUBLISHED.get((size.pegs, size.colors, size.distinct, r["strategy"]))
+                 for r in rows}
+    return {"size": size, "job": job, "rows": rows, "depth": depth, "tallest": tallest,
+            "strategies": strategies, "published": published, "args": size_args(size)}
+
+
+@bp.get("/compare")
+def compare():
+    form = form_defaults(request.args)
+    try:
+        size, job = comparison(request.args)
+    except Busy as exc:
+        response = current_app.make_response((render_template(
+            "solver/compare.html", error=str(exc), form=form, size=None), 503))
+        response.headers["Retry-After"] = str(exc.retry_after)
+        return response
+    except MastermindError as exc:
+        return render_template("solver/compare.html", error=str(exc), form=form, size=None), 400
+    return render("solver/compare.html", "solver/_compare.html", form=form, error=None,
+                  **page_context(size, job))
+
+
+@api.get("/compare")
+def compare_json():
+    try:
+        size, job = comparison(request.args)
+    except Busy as exc:
+        response = error_response(503, str(exc))
+        response.headers["Retry-After"] = str(exc.retry_after)
+        return response
+    except MastermindError as exc:
+        return error_response(400, str(exc))
+    if job.done:
+        return {**params_of(size), "rows": job.result["rows"]}
+    if job.failed:
+        return error_response(422, job.error)
+    return job.json(), 202

@@ -1,0 +1,235 @@
+"""Slow work in the background: the only module that talks to the task queue.
+
+A job is named by what it computes (its kind and parameters), so two
+visitors asking for the same thing share one computation. Its row in the
+database holds its state, its progress and, once done, its result, which
+every later visitor gets at once, across restarts. The queue is huey's: its
+SQLite storage on one machine; the consumer runs as threads inside the app
+(``JOBS_CONSUMER = "embedded"``, what ``make run`` and ``make serve`` use) or
+as its own process (``huey_consumer webapp.worker.huey``).
+
+A running job beats every ``JOBS_HEARTBEAT`` seconds; one whose heartbeat is
+older than ``JOBS_STALE_SECONDS`` (its process died) is queued again by the
+next request that asks for it. At most ``JOBS_MAX`` jobs are queued or
+running at once; beyond that :class:`Busy` (a 503 with ``Retry-After``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from flask import current_app
+
+from . import store
+
+DEFAULTS = {
+    # "embedded": worker threads in each app process; "none": a separate
+    # `huey_consumer webapp.worker.huey` process runs the jobs.
+    "JOBS_CONSUMER": "embedded",
+    "JOBS_WORKERS": 2,  # consumer threads per app process
+    "JOBS_MAX": 3,  # jobs queued or running at once, across every process
+    "JOBS_HEARTBEAT": 1.0,
+    "JOBS_STALE_SECONDS": 20.0,
+    "JOBS_RETRY_AFTER": 15,
+}
+
+
+class Busy(Exception):
+    """Too many jobs are running: come back in ``retry_after`` seconds."""
+
+    def __init__(self, retry_after: int):
+        super().__init__("The server is busy with other long computations: try again in a moment.")
+        self.retry_after = retry_after
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A kind of job: ``compute(params, progress)`` returns a JSON-able result
+    and calls ``progress(fraction)`` as it goes (fraction from 0 to 1, or None
+    when it cannot tell); ``quick(params)`` says whether a request may simply
+    compute it."""
+
+    name: str
+    compute: Callable[[dict, Callable], object]
+    quick: Callable[[dict], bool] = lambda params: False
+
+
+KINDS: dict[str, Kind] = {}
+
+
+def register(kind: Kind) -> Kind:
+    KINDS[kind.name] = kind
+    return kind
+
+
+@dataclass
+class Job:
+    """A job's state as a page shows it."""
+
+    key: str
+    kind: str
+    status: str
+    progress: float | None = None
+    eta: float | None = None
+    result: object = None
+    error: str | None = None
+    elapsed: float = 0.0
+
+    @property
+    def done(self) -> bool:
+        return self.status == store.DONE
+
+    @property
+    def failed(self) -> bool:
+        return self.status == store.FAILED
+
+    def json(self) -> dict:
+        """The 202 answer of an API while the job runs."""
+        return {"status": self.status, "progress": self.progress,
+                "eta_seconds": None if self.eta is None else round(self.eta, 1),
+                "elapsed_seconds": round(self.elapsed, 1)}
+
+
+def job_key(kind: str, params: dict) -> str:
+    """The name of a computation: its kind and its parameters, canonically."""
+    return kind + ":" + json.dumps(params, sort_keys=True, separators=(",", ":"))
+
+
+def _job(row: dict) -> Job:
+    result = json.loads(row["result"]) if row.get("result") else None
+    started = row.get("started_at") or row["created_at"]
+    end = row.get("finished_at") or time.time()
+    return Job(row["key"], row["kind"], row["status"], row.get("progress"), row.get("eta"), result,
+               row.get("error"), max(0.0, end - started))
+
+
+def config(name: str):
+    return current_app.config[name]
+
+
+def get(kind: str, params: dict) -> Job:
+    """The job computing ``kind`` for ``params``: its stored result, its
+    progress, or a new job queued for it. Quick kinds are computed at once.
+    Raises :class:`Busy` when too many jobs run."""
+    key = job_key(kind, params)
+    now = time.time()
+    stale_before = now - config("JOBS_STALE_SECONDS")
+    row = store.load_job(key)
+    if row is not None and row["status"] in (store.DONE, store.FAILED):
+        return _job(row)
+    if row is not None:
+        if row["heartbeat"] >= stale_before:
+            return _job(row)
+        if store.requeue_stale_job(key, stale_before, now):  # its process died
+            _enqueue(key)
+        return _job(store.load_job(key))
+    if KINDS[kind].quick(params):
+        result = KINDS[kind].compute(params, lambda fraction: None)
+        store.finish_job(key, kind, json.dumps(params), json.dumps(result), time.time())
+        return _job(store.load_job(key))
+    if store.count_active_jobs(stale_before) >= config("JOBS_MAX"):
+        raise Busy(config("JOBS_RETRY_AFTER"))
+    if store.insert_job(key, kind, json.dumps(params, sort_keys=True), now):
+        _enqueue(key)
+    return _job(store.load_job(key))
+
+
+def stored(kind: str, params: dict) -> Job | None:
+    """The job for ``kind`` and ``params`` if one exists, without starting it."""
+    row = store.load_job(job_key(kind, params))
+    return _job(row) if row else None
+
+
+def _enqueue(key: str) -> None:
+    current_app.extensions["jobs"].task(key)
+
+
+def run(key: str) -> None:
+    """Run the job ``key`` here, unless another worker has it (the body of
+    the queue's one task; called inside an app context)."""
+    heartbeat, stale = config("JOBS_HEARTBEAT"), config("JOBS_STALE_SECONDS")
+    if not store.claim_job(key, time.time(), time.time() - stale):
+        return
+    row = store.load_job(key)
+    kind, params = KINDS[row["kind"]], json.loads(row["params"])
+    app = current_app._get_current_object()
+    started = time.time()
+    stop = threading.Event()
+    latest: list = [None, None]  # fraction, eta
+
+    def beat():
+        with app.app_context():
+            while not stop.wait(heartbeat):
+                store.beat_job(key, time.time(), latest[0], latest[1])
+
+    def progress(fraction):
+        if fraction is None:
+            return
+        fraction = min(max(float(fraction), 0.0), 1.0)
+        elapsed = time.time() - started
+        latest[0] = fraction
+        latest[1] = elapsed * (1 - fraction) / fraction if fraction > 0 else None
+
+    beater = threading.Thread(target=beat, name=f"heartbeat {key[:40]}", daemon=True)
+    beater.start()
+    try:
+        result = kind.compute(params, progress)
+    except Exception as exc:  # a job's failure is stored and shown, never lost
+        stop.set()
+        beater.join()
+        store.fail_job(key, str(exc) or type(exc).__name__, time.time())
+        if not isinstance(exc, ValueError):
+            current_app.logger.exception("job %s failed", key)
+        return
+    stop.set()
+    beater.join()
+    store.finish_job(key, row["kind"], row["params"], json.dumps(result), time.time())
+
+
+class Jobs:
+    """The app's queue: a huey instance on SQLite, its one task, and the
+    embedded consumer threads when configured."""
+
+    def __init__(self, app):
+        from huey import SqliteHuey
+
+        path = app.config.get("JOBS_QUEUE") or os.path.join(
+            os.path.dirname(os.path.abspath(app.config["DATABASE"])), "jobs-queue.sqlite3")
+        self.huey = SqliteHuey(name="mastermind", filename=path, results=False)
+        self.consumer = None
+
+        @self.huey.task(name="run_job")
+        def run_job(key):
+            with app.app_context():
+                run(key)
+
+        self.task = run_job
+        if app.config["JOBS_CONSUMER"] == "embedded":
+            self.start(app.config["JOBS_WORKERS"])
+
+    def start(self, workers: int) -> None:
+        """Consumer threads in this process (no scheduler, no signal handlers:
+        the web server owns those)."""
+        self.consumer = self.huey.create_consumer(
+            workers=workers, worker_type="thread", periodic=False, initial_delay=0.05,
+            max_delay=0.5, check_worker_health=False)
+        for _, thread in self.consumer.worker_threads:
+            thread.start()
+
+    def stop(self) -> None:
+        if self.consumer is not None:
+            self.consumer.stop_flag.set()
+            for _, thread in self.consumer.worker_threads:
+                thread.join(5)
+            self.consumer = None
+
+
+def init_app(app) -> None:
+    for name, value in DEFAULTS.items():
+        app.config.setdefault(name, value)
+    app.extensions["jobs"] = Jobs(app)

@@ -1,0 +1,111 @@
+"""A strategy's decision tree, opened node by node: the open path (the
+replies from the root) is in the URL, and each request works out at most the
+node it opens, so Super Mastermind's tree opens as fast as the classic one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from flask import current_app, render_template, request, url_for
+
+from .engine import PRESETS, Code, Feedback, GameSize, MastermindError, get_strategy
+from .engine.codes import HistoryError, format_history
+from .engine.lines import offered
+from .engine.position import Branch, branches, describe
+from .settings import parse_size
+from .solver import ViewError, bp, form_defaults, size_args, status_of
+from .web import is_htmx
+
+MAX_DEPTH = 30
+
+
+@dataclass
+class TreeNode:
+    """A node on the open path: the history that leads to it, the guess the
+    strategy makes there, and the classes of its replies."""
+
+    history: list
+    guess: Code
+    remaining: int
+    is_candidate: bool
+    branches: list[Branch]
+    open_reply: Feedback | None = None
+
+    @property
+    def depth(self) -> int:
+        """The guess number of this node's guess."""
+        return len(self.history) + 1
+
+
+def parse_path(text: str, size: GameSize) -> list[Feedback]:
+    """The open path: replies separated by spaces, such as ``"1,0 0,2"``."""
+    items = str(text).split()
+    if len(items) > MAX_DEPTH:
+        raise HistoryError(f"A path has at most {MAX_DEPTH} replies.")
+    return [Feedback.parse(item, size) for item in items]
+
+
+def open_nodes(strategy, size: GameSize, path: list[Feedback], first: int = 0) -> list[TreeNode]:
+    """The nodes along ``path`` from depth ``first``: each one's guess and branches."""
+    history, nodes = [], []
+    max_pairs = current_app.config["SUGGESTION_MAX_PAIRS"]
+    for depth in range(len(path) + 1):
+        if depth >= first:
+            position = describe(strategy, size, history, max_pairs=max_pairs, top=0)
+            s = position.suggestion
+            nodes.append(TreeNode(list(history), s.guess, position.remaining, s.is_candidate,
+                                  branches(size, s.guess, position.candidates)))
+        if depth == len(path):
+            break
+        reply = path[depth]
+        guess = nodes[-1].guess if depth >= first else None
+        if guess is None:  # a node above the first shown: only its guess is needed
+            guess = describe(strategy, size, history, max_pairs=max_pairs, top=0).suggestion.guess
+        if depth >= first:
+            known = {b.reply: b for b in nodes[-1].branches}
+            if reply not in known:
+                raise ViewError(f"No code still possible gives {reply.describe()} to {guess}: "
+                                "that branch does not exist.")
+            if reply.black == size.pegs or known[reply].count == 1:
+                raise ViewError(f"The branch {reply.describe()} after {guess} is a leaf: "
+                                "there is nothing more to open.")
+            nodes[-1].open_reply = reply
+        history.append((guess, reply))
+    return nodes
+
+
+def tree_url(size: GameSize, strategy, path) -> str:
+    args = {**size_args(size), "strategy": strategy.name}
+    if path:
+        args["open"] = " ".join(r.key for r in path)
+    return url_for("solver.tree") + "?" + urlencode(args)
+
+
+@bp.get("/tree")
+def tree():
+    form = form_defaults(request.args)
+    try:
+        size = parse_size(request.args)
+        strategy = get_strategy(request.args.get("strategy") or "knuth")
+        if not offered(strategy, size):
+            raise ViewError(f"{strategy.name} is not offered for {size.label()}: choose another strategy.")
+        path = parse_path(request.args.get("open", ""), size)
+        # htmx asks for the level that holds the branch just opened: the
+        # parent's branches (so its siblings close) and the new node.
+        first = max(len(path) - 1, 0) if is_htmx() else 0
+        nodes = open_nodes(strategy, size, path, first)
+    except MastermindError as exc:
+        return render_template("solver/tree.html", error=str(exc), form=form, size=None,
+                               strategies=[], strategy=None), status_of(exc)
+    context = {"size": size, "strategy": strategy, "nodes": nodes, "path": path, "error": None,
+               "form": form, "pegs": size.pegs,
+               "url": lambda p: tree_url(size, strategy, p),
+               "classroom": lambda history: url_for("solver.classroom") + "?" + urlencode(
+                   {**size_args(size), "strategy": strategy.name, "history": format_history(history)}),
+               "code_from_index": lambda index, size: Code.from_index(int(index), size),
+               "strategies": [s for s in PRESETS.values() if offered(s, size)]}
+    if is_htmx():
+        return render_template("solver/_node.html", node_index=0, **context)
+    return render_template("solver/tree.html", node_index=0, **context)
+
