@@ -22,7 +22,9 @@ def db_path(tmp_path):
 
 @pytest.fixture
 def app(db_path):
-    return create_app({"DATABASE": db_path, "TESTING": True})
+    app = create_app({"DATABASE": db_path, "TESTING": True})
+    yield app
+    app.extensions["jobs"].stop()  # the embedded job consumer's threads
 
 
 @pytest.fixture

@@ -1,6 +1,7 @@
 """The solver blueprint: the optimal-game and classroom pages and their JSON."""
 
 import re
+import time
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -8,7 +9,7 @@ import pytest
 from webapp import store
 from webapp.engine import Code, GameSize, analyse, feedback, get_strategy
 from webapp.engine.codes import conceal
-from webapp.engine.lines import BEST_CANDIDATE, DEEPEST, GREEDY, adversary_line
+from webapp.engine.lines import BEST_CANDIDATE, DEEPEST, GREEDY, adversary_line, greedy_line
 
 HX = {"HX-Request": "true"}
 
@@ -77,9 +78,9 @@ def test_distinct_and_other_sizes(client):
     ("colors=x", "colors must be a whole number", 400),
     ("step=9", "past the end of this line", 400),
     ("step=-1", "whole number from 0 to 5", 400),
-    ("pegs=5&colors=8", "more than a page may do", 422),
+    ("pegs=6&colors=9", "sizes up to 32,768 codes", 422),
     ("pegs=5&colors=8&strategy=optimal", "not offered", 400),
-    ("pegs=5&colors=8&strategy=knuth&adversary=deepest", "whole decision tree", 422),
+    ("pegs=6&colors=8&strategy=knuth&adversary=deepest", "sizes up to 32,768 codes", 422),
 ])
 def test_bad_parameters(client, query, words, status):
     resp = client.get(f"/solver/optimal-game?{query}")
@@ -105,6 +106,28 @@ def test_every_codebreaker_compared(client):
         assert int(deepest) == analyse(strategy, GameSize()).max
     assert "Every codebreaker" not in text(client.get("/solver/optimal-game", headers=HX))
     assert "Every codebreaker" not in text(client.get("/solver/optimal-game?pegs=4&colors=8"))
+
+
+def test_slow_line_runs_in_the_background(client):
+    """Super Mastermind's default line scores a billion (guess, code) pairs at
+    its first guess: the page answers at once with progress, and the line
+    computed in the background agrees with the engine."""
+    resp = client.get("/solver/optimal-game?pegs=5&colors=8")
+    html = text(resp)
+    assert resp.status_code == 200 and 'id="line"' in html and "<progress" in html
+    assert 'hx-trigger="load delay:1s"' in html and "Refresh</a>" in html
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        api = client.get("/api/solver/optimal-game?pegs=5&colors=8")
+        if api.status_code == 200:
+            break
+        assert api.status_code == 202 and api.get_json()["status"] in ("queued", "running")
+        time.sleep(0.2)
+    rows = api.get_json()["rows"]
+    expected = greedy_line(BEST_CANDIDATE, GameSize(5, 8), max_pairs=10**12)
+    assert [(r["guess"], r["remaining"]) for r in rows] == [(str(r.guess), r.remaining) for r in expected.rows]
+    page = text(client.get("/solver/optimal-game?pegs=5&colors=8&step=2"))
+    assert len(line_rows(page)) == 2
 
 
 def test_api_optimal_game(client):

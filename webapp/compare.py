@@ -4,7 +4,7 @@ about a second run as a background job with a progress bar."""
 
 from __future__ import annotations
 
-from flask import current_app, render_template, request
+from flask import render_template, request
 
 from .engine import PRESETS, GameSize, MastermindError, analyse
 from .engine.optimal import QUICK_SEARCH_CODES, shipped
@@ -14,7 +14,7 @@ from .jobs import Busy, Kind, register
 from . import jobs
 from .errors import error_response
 from .settings import parse_size
-from .solver import api, bp, form_defaults, size_args
+from .solver import api, bp, busy_response, form_defaults, size_args
 from .web import render
 
 # Totals for every secret as the literature reports them, shown beside the
@@ -98,10 +98,7 @@ def compare():
     try:
         size, job = comparison(request.args)
     except Busy as exc:
-        response = current_app.make_response((render_template(
-            "solver/compare.html", error=str(exc), form=form, size=None), 503))
-        response.headers["Retry-After"] = str(exc.retry_after)
-        return response
+        return busy_response(exc, render_template("solver/compare.html", error=str(exc), form=form, size=None))
     except MastermindError as exc:
         return render_template("solver/compare.html", error=str(exc), form=form, size=None), 400
     return render("solver/compare.html", "solver/_compare.html", form=form, error=None,
@@ -113,9 +110,7 @@ def compare_json():
     try:
         size, job = comparison(request.args)
     except Busy as exc:
-        response = error_response(503, str(exc))
-        response.headers["Retry-After"] = str(exc.retry_after)
-        return response
+        return busy_response(exc)
     except MastermindError as exc:
         return error_response(400, str(exc))
     if job.done:

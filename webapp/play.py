@@ -9,8 +9,13 @@ import numpy as np
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
 from . import store
-from .engine import PRESETS as STRATEGIES, Code, MastermindError, best_guess, candidates, get_strategy
-from .engine.codes import conceal
+from . import jobs
+from .engine import (
+    PRESETS as STRATEGIES, Code, Feedback, GameSize, MastermindError, StrategyError, Suggestion,
+    best_guess, candidates, get_strategy,
+)
+from .engine.codes import conceal, format_history, parse_history
+from .engine.strategies import TooSlow
 from .engine.position import partition_bars
 from .settings import PRESETS, PRESETS_BY_KEY, parse_settings
 from .web import game_or_404, is_htmx, render
@@ -42,7 +47,7 @@ def board_context(game: store.Game, **extra) -> dict:
     if not game.over and game.hint_move == game.next_move and "suggestion" not in extra:
         try:
             context["suggestion"] = suggest(game, game.hint_strategy)
-        except MastermindError as exc:
+        except (MastermindError, jobs.Busy) as exc:
             context["suggestion_error"] = str(exc)
     context.update(extra)
     return context
@@ -51,14 +56,48 @@ def board_context(game: store.Game, **extra) -> dict:
 def suggest(game: store.Game, strategy_name: str) -> dict:
     """A strategy's next guess for this game, with how long it took. The
     random strategy is seeded by the game and move, so a reload shows the
-    same suggestion."""
+    same suggestion. A guess that would take more than about a second (an
+    exact search off the shipped tree, a large board early on) is worked out
+    in the background: then ``job`` holds its progress until it is done."""
     strategy = get_strategy(strategy_name)
+    history = game.history()
     seed = int.from_bytes(hashlib.sha256(f"{game.id}:{game.next_move}".encode()).digest()[:8], "big")
     started = time.perf_counter()
-    suggestion = best_guess(strategy, game.size, game.history(), rng=np.random.default_rng(seed),
-                            max_pairs=current_app.config["SUGGESTION_MAX_PAIRS"])
+    try:
+        if strategy.available(game.size) and not strategy.quick(game.size, candidates(game.size, history)):
+            raise TooSlow("an exact search")
+        suggestion = best_guess(strategy, game.size, history, rng=np.random.default_rng(seed),
+                                max_pairs=current_app.config["SUGGESTION_MAX_PAIRS"])
+    except TooSlow:
+        job = jobs.get("hint", hint_params(game.size, strategy, history))
+        if job.failed:
+            raise StrategyError(job.error) from None
+        if not job.done:
+            return {"job": job, "strategy": strategy}
+        suggestion = suggestion_from(job.result, game.size, strategy)
     return {"result": suggestion, "ms": (time.perf_counter() - started) * 1000,
             "bars": partition_bars(suggestion.partition, game.size.pegs)}
+
+
+def hint_params(size, strategy, history) -> dict:
+    return {"pegs": size.pegs, "colors": size.colors, "distinct": size.distinct,
+            "strategy": strategy.name, "history": format_history(history)}
+
+
+def compute_hint(params: dict, progress) -> dict:
+    """A slow suggestion, in the background (no scoring limit)."""
+    size = GameSize(params["pegs"], params["colors"], params["distinct"])
+    s = best_guess(params["strategy"], size, parse_history(params["history"], size))
+    return {"guess": str(s.guess), "remaining": s.remaining, "score": s.score,
+            "partition": {r.key: n for r, n in s.partition.items()}}
+
+
+def suggestion_from(result: dict, size, strategy) -> Suggestion:
+    return Suggestion(strategy, Code.parse(result["guess"], size), result["remaining"], result["score"],
+                      {Feedback.parse(k, size): n for k, n in result["partition"].items()})
+
+
+jobs.register(jobs.Kind("hint", compute_hint))
 
 
 def announcement(game: store.Game) -> str:
@@ -133,12 +172,26 @@ def suggestion(game_id):
     name = request.form.get("strategy", "knuth")
     try:
         result = suggest(game, name)
+    except jobs.Busy as exc:
+        response = current_app.make_response(show_board(game, 503, suggestion_error=str(exc), suggestion=None))
+        response.headers["Retry-After"] = str(exc.retry_after)
+        return response
     except MastermindError as exc:
         return show_board(game, 400, suggestion_error=str(exc), suggestion=None)
     store.record_suggestion(game, name)
     if is_htmx():
-        return show_board(game, suggestion=result, draft=str(result["result"].guess))
+        draft = str(result["result"].guess) if "result" in result else ""
+        return show_board(game, suggestion=result, draft=draft)
     return redirect(url_for("play.board", game_id=game.id), 303)
+
+
+@bp.get("/games/<game_id>/suggestion")
+def suggestion_panel(game_id):
+    """The suggestion panel alone: what a pending hint polls until it is done."""
+    game = game_or_404(game_id)
+    if not is_htmx():
+        return redirect(url_for("play.board", game_id=game.id), 303)
+    return render_template("_suggestion.html", **board_context(game))
 
 
 @bp.post("/games/<game_id>/counter")

@@ -20,8 +20,12 @@ from .engine.lines import (
     ADVERSARIES, BEST_CANDIDATE, GREEDY, LineError, adversary_line, check_adversary,
     codebreaker, codebreakers, line_lengths, offered,
 )
+from .engine.lines import Line, deepest_line, greedy_line
 from .engine.position import describe, partition_bars
 from .engine.strategies import TooSlow
+from .engine.tables import release_matrix
+from .engine.tree import MAX_TREE_CODES
+from . import jobs
 from .errors import error_response
 from .settings import SettingsError, parse_size
 from .web import is_htmx, render
@@ -34,6 +38,18 @@ SOURCES = {
     "random": "a secret drawn at random",
     "adversary": "no secret: the codemaker keeps the most codes possible",
 }
+
+
+# A line computed in the background may score this many (guess, code) pairs
+# (about a minute of work).
+JOB_MAX_PAIRS = 60_000_000_000
+
+
+def busy_response(exc, page=None):
+    """The 503 of a full job queue, with ``Retry-After``: a page or JSON."""
+    response = error_response(503, str(exc)) if page is None else current_app.make_response((page, 503))
+    response.headers["Retry-After"] = str(exc.retry_after)
+    return response
 
 
 class ViewError(MastermindError):
@@ -64,8 +80,20 @@ def line_state(args) -> dict:
     if not offered(strategy, size):
         raise LineError(f"{strategy.name} is not offered for {size.label()}: choose another codebreaker.")
     adversary = check_adversary(args.get("adversary") or GREEDY)
-    line = adversary_line(strategy, size, adversary, current_app.config["SUGGESTION_MAX_PAIRS"],
-                          current_app.config["SOLVER_TREE_CODES"])
+    state = {"size": size, "strategy": strategy, "adversary": adversary, "job": None}
+    try:
+        line = adversary_line(strategy, size, adversary, current_app.config["SUGGESTION_MAX_PAIRS"],
+                              current_app.config["SOLVER_TREE_CODES"])
+    except TooSlow:
+        if size.n_codes > MAX_TREE_CODES:
+            raise TooSlow(f"{size.label()} has {size.n_codes:,} codes: its lines are computed for "
+                          f"sizes up to {MAX_TREE_CODES:,} codes (5 pegs × 8 colours).") from None
+        job = jobs.get("line", line_params(size, strategy, adversary))
+        if job.failed:
+            raise LineError(job.error) from None
+        if not job.done:
+            return {**state, "job": job, "line": None, "step": 0}
+        line = Line.from_dict(job.result, size, strategy)
     last = len(line.rows)
     raw = args.get("step")
     if raw is None or raw == "":
@@ -76,7 +104,30 @@ def line_state(args) -> dict:
         step = int(raw)
         if step > last:
             raise ViewError(f"Step {step} is past the end of this line: it has {last} guesses.")
-    return {"size": size, "strategy": strategy, "adversary": adversary, "line": line, "step": step}
+    return {**state, "line": line, "step": step}
+
+
+def line_params(size: GameSize, strategy, adversary: str) -> dict:
+    return {"pegs": size.pegs, "colors": size.colors, "distinct": size.distinct,
+            "strategy": strategy.name, "adversary": adversary}
+
+
+def compute_line(params: dict, progress) -> dict:
+    """A line too slow for a request, in the background."""
+    size = GameSize(params["pegs"], params["colors"], params["distinct"])
+    strategy = codebreaker(params["strategy"])
+    report = (lambda done, total: progress(done / total)) if progress else None
+    try:
+        if params["adversary"] == GREEDY:
+            line = greedy_line(strategy, size, JOB_MAX_PAIRS, report)
+        else:
+            line = deepest_line(strategy, size, MAX_TREE_CODES, report)
+    finally:
+        release_matrix(size)
+    return line.to_dict()
+
+
+jobs.register(jobs.Kind("line", compute_line))
 
 
 def line_url(state: dict, step: int | None) -> str:
@@ -92,6 +143,8 @@ def line_url(state: dict, step: int | None) -> str:
 
 
 def line_context(state: dict) -> dict:
+    if state["job"] is not None:
+        return state
     step, rows = state["step"], state["line"].rows
     links = {"first": 0, "prev": step - 1, "next": step + 1, "last": len(rows)}
     state["links"] = {key: line_url(state, to) if 0 <= to <= len(rows) and to != step else None
@@ -116,10 +169,13 @@ def optimal_game():
     form = form_defaults(request.args)
     try:
         state = line_context(line_state(request.args))
+    except jobs.Busy as exc:
+        return busy_response(exc, render_template("solver/optimal_game.html", error=str(exc), form=form,
+                                                  choices=codebreaker_choices(request.args)))
     except MastermindError as exc:
         return render_template("solver/optimal_game.html", error=str(exc), form=form,
                                choices=codebreaker_choices(request.args)), status_of(exc)
-    if not is_htmx():  # the comparison is part of the whole page, not of a step
+    if not is_htmx() and state["line"] is not None:  # the comparison belongs to the whole page
         state["lengths"] = line_lengths(state["size"], current_app.config["SUGGESTION_MAX_PAIRS"])
         state["length_url"] = lambda strategy, adversary: line_url(
             {**state, "strategy": strategy, "adversary": adversary}, None)
@@ -144,7 +200,15 @@ def json_answer(build, key: str):
 
 @api.get("/optimal-game")
 def optimal_game_json():
-    return json_answer(line_state, "line")
+    try:
+        state = line_state(request.args)
+    except jobs.Busy as exc:
+        return busy_response(exc)
+    except MastermindError as exc:
+        return error_response(status_of(exc), str(exc))
+    if state["job"] is not None:
+        return state["job"].json(), 202
+    return state["line"].json()
 
 
 # --- the classroom -------------------------------------------------------------------------

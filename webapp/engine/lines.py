@@ -98,6 +98,20 @@ class Line:
     rows: tuple[Row, ...]
     worst: int | None = None  # the strategy's worst case, known for the deepest line
 
+    def to_dict(self) -> dict:
+        """Everything needed to show the line again (a stored job result)."""
+        return {**self.json(), "worst": self.worst,
+                "details": [{"before": r.before, "was_candidate": r.was_candidate,
+                             "left": [str(c) for c in r.left]} for r in self.rows]}
+
+    @classmethod
+    def from_dict(cls, data: dict, size: GameSize, strategy: Strategy) -> "Line":
+        rows = tuple(
+            Row(Code.parse(r["guess"], size), Feedback(r["black"], r["white"]), d["before"],
+                r["remaining"], d["was_candidate"], tuple(Code.parse(c, size) for c in d["left"]))
+            for r, d in zip(data["rows"], data["details"]))
+        return cls(size, strategy, data["adversary"], rows, data["worst"])
+
     def json(self) -> dict:
         return {
             "pegs": self.size.pegs, "colors": self.size.colors, "distinct": self.size.distinct,
@@ -129,9 +143,11 @@ def too_slow(size: GameSize, strategy: Strategy, why: str) -> TooSlow:
         "a page may do while you wait. Choose a smaller size or another codebreaker.")
 
 
-def greedy_line(strategy: Strategy, size: GameSize, max_pairs: int = MAX_PAIRS) -> Line:
+def greedy_line(strategy: Strategy, size: GameSize, max_pairs: int = MAX_PAIRS,
+                progress=None) -> Line:
     """The codebreaker's guesses, each answered by the reply that keeps the
-    most codes; ``max_pairs`` bounds the scoring work of the whole line."""
+    most codes; ``max_pairs`` bounds the scoring work of the whole line.
+    ``progress(done, total)`` counts the codes ruled out so far."""
     table = feedback_table(size)
     cands = secret_indices(size).astype(np.int64)
     rng = np.random.default_rng(0)
@@ -150,6 +166,9 @@ def greedy_line(strategy: Strategy, size: GameSize, max_pairs: int = MAX_PAIRS) 
         reply = int(np.argmax(counts))  # replies are encoded in the rule order
         kept = cands[replies == reply]
         rows.append(_row(size, guess, reply, cands.shape[0], kept, bool(counts[size.solved])))
+        if progress:
+            total = secret_indices(size).shape[0]
+            progress(total - kept.shape[0] if reply != size.solved else total, total)
         if reply == size.solved:
             return Line(size, strategy, GREEDY, tuple(rows))
         cands, played = kept, played | colors_mask(size, guess)
@@ -191,7 +210,8 @@ def _tree(strategy: Strategy, size: GameSize):
     return analyse(strategy, size)
 
 
-def deepest_line(strategy: Strategy, size: GameSize, max_codes: int = TREE_CODES) -> Line:
+def deepest_line(strategy: Strategy, size: GameSize, max_codes: int = TREE_CODES,
+                 progress=None) -> Line:
     """Down the codebreaker's decision tree, always to the reply whose subtree
     needs the most further guesses; ties to the larger class, then the first
     reply in order."""
@@ -199,7 +219,7 @@ def deepest_line(strategy: Strategy, size: GameSize, max_codes: int = TREE_CODES
         raise too_slow(size, strategy, "needs the codebreaker's whole decision tree")
     if not strategy.quick(size, secret_indices(size)):
         raise too_slow(size, strategy, "would need an exact search")
-    analysis = _tree(strategy, size)
+    analysis = _tree(strategy, size) if progress is None else analyse(strategy, size, progress=progress)
     memo: dict = {}
     node, before, rows = analysis.root, analysis.depths.shape[0], []
     while True:

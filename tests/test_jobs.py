@@ -1,0 +1,151 @@
+"""Background jobs: one computation per question, kept across restarts,
+restarted when its process dies, and a cap on how many run at once. Real
+huey queues on real SQLite files; the consumers are real threads or a real
+`huey_consumer` process."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from webapp import create_app, store
+from webapp.engine import GameSize, analyse
+from webapp.compare import ROW_FIELDS
+
+FORCED = {"JOBS_QUICK_INLINE": False, "TESTING": True}
+
+
+def make_app(tmp_path, **config):
+    return create_app({"DATABASE": str(tmp_path / "games.sqlite3"), **FORCED, **config})
+
+
+def job_row(app, key_part):
+    with app.app_context():
+        rows = store.get_db().execute("SELECT * FROM jobs WHERE key LIKE ?", (f"%{key_part}%",)).fetchall()
+    return [dict(r) for r in rows]
+
+
+def wait_done(client, url, seconds=120):
+    deadline = time.time() + seconds
+    seen = []
+    while time.time() < deadline:
+        resp = client.get(url)
+        if resp.status_code == 200:
+            return resp.get_json(), seen
+        assert resp.status_code == 202, resp.get_data(as_text=True)
+        seen.append(resp.get_json())
+        time.sleep(0.1)
+    raise AssertionError(f"{url} never finished: {seen[-1:]}")
+
+
+def expected_rows(size):
+    from webapp.compare import compared
+    return [{k: v for k, v in analyse(s, size).summary().items() if k in ROW_FIELDS} for s in compared(size)]
+
+
+def test_shared_computation_and_progress(tmp_path):
+    app = make_app(tmp_path)
+    a, b = app.test_client(), app.test_client()
+    url = "/api/solver/compare?pegs=4&colors=5"
+    first = a.get(url)
+    assert first.status_code == 202 and first.get_json()["status"] in ("queued", "running")
+    second = b.get(url)  # another visitor, same question
+    assert second.status_code in (200, 202)
+    data, seen = wait_done(a, url)
+    assert data["rows"] == expected_rows(GameSize(4, 5))
+    rows = job_row(app, "compare")
+    assert len(rows) == 1 and rows[0]["attempts"] == 1 and rows[0]["status"] == "done"
+    progress = [s["progress"] for s in seen if s["progress"] is not None]
+    assert progress == sorted(progress)  # progress only moves forward
+    assert b.get(url).get_json() == data  # later visitors get it at once
+    app.extensions["jobs"].stop()
+
+
+def test_result_kept_after_restart(tmp_path):
+    app = make_app(tmp_path)
+    data, _ = wait_done(app.test_client(), "/api/solver/compare?pegs=3&colors=5")
+    app.extensions["jobs"].stop()
+    # A new server on the same database, with no consumer at all: the stored
+    # result is all it can answer with, and it answers at once.
+    again = make_app(tmp_path, JOBS_CONSUMER="none")
+    resp = again.test_client().get("/api/solver/compare?pegs=3&colors=5")
+    assert resp.status_code == 200 and resp.get_json() == data
+    assert job_row(again, "compare")[0]["attempts"] == 1
+
+
+def test_concurrency_cap(tmp_path):
+    app = make_app(tmp_path, JOBS_CONSUMER="none", JOBS_MAX=1, JOBS_RETRY_AFTER=7)
+    client = app.test_client()
+    assert client.get("/api/solver/compare?pegs=4&colors=7").status_code == 202
+    busy = client.get("/api/solver/compare?pegs=4&colors=8")
+    assert busy.status_code == 503 and busy.headers["Retry-After"] == "7"
+    assert "busy" in busy.get_json()["error"]
+    page = client.get("/solver/compare?pegs=4&colors=8")
+    assert page.status_code == 503 and page.headers["Retry-After"] == "7"
+    assert "try again in a moment" in page.get_data(as_text=True)
+    # The queued one is still reported, not refused.
+    assert client.get("/api/solver/compare?pegs=4&colors=7").status_code == 202
+
+
+def test_restart_mid_job(tmp_path):
+    """A consumer process dies in the middle of a job: the job is noticed as
+    abandoned and run again, to the right result."""
+    app = make_app(tmp_path, JOBS_CONSUMER="none", JOBS_STALE_SECONDS=2.0)
+    client = app.test_client()
+    url = "/api/solver/compare?pegs=4&colors=7"
+    assert client.get(url).status_code == 202
+    env = {**os.environ, "MASTERMIND_DATABASE": app.config["DATABASE"]}
+    worker = subprocess.Popen(
+        [os.path.join(os.path.dirname(sys.executable), "huey_consumer"), "webapp.worker.huey",
+         "--workers", "1", "--worker-type", "thread"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            row = job_row(app, "compare")[0]
+            if row["status"] == "running" and (row["progress"] or 0) > 0:
+                break
+            time.sleep(0.05)
+        assert row["status"] == "running"
+    finally:
+        os.killpg(worker.pid, signal.SIGKILL)
+        worker.wait()
+    assert job_row(app, "compare")[0]["status"] == "running"  # left behind by the dead process
+    time.sleep(2.5)  # no heartbeat since: abandoned
+    app.extensions["jobs"].start(1)  # a consumer comes back
+    data, _ = wait_done(client, url)
+    assert data["rows"] == expected_rows(GameSize(4, 7))
+    row = job_row(app, "compare")[0]
+    assert row["status"] == "done" and row["attempts"] == 2
+    app.extensions["jobs"].stop()
+
+
+def test_failed_job_is_reported(tmp_path, monkeypatch):
+    from webapp import jobs
+
+    def broken(params, progress):
+        raise ValueError("No secret fits that.")
+
+    monkeypatch.setitem(jobs.KINDS, "compare", jobs.Kind("compare", broken))
+    app = make_app(tmp_path)
+    client = app.test_client()
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        resp = client.get("/api/solver/compare?pegs=3&colors=3")
+        if resp.status_code != 202:
+            break
+        time.sleep(0.05)
+    assert resp.status_code == 422 and resp.get_json()["error"] == "No secret fits that."
+    app.extensions["jobs"].stop()
+
+
+@pytest.mark.parametrize("query,words", [("pegs=7", "pegs must be from 2 to 6"),
+                                         ("pegs=6&colors=9", "whole-game analysis goes up to")])
+def test_compare_bad_parameters(client, query, words):
+    resp = client.get(f"/api/solver/compare?{query}")
+    assert resp.status_code == 400 and words in resp.get_json()["error"]
+    page = client.get(f"/solver/compare?{query}")
+    assert page.status_code == 400 and words in page.get_data(as_text=True)
