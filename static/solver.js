@@ -77,6 +77,23 @@
     }
   });
 
+  // The strategy tree: after a branch opens, focus goes to the new node's
+  // heading; after it closes, back to the link that opens it again.
+  var treeReply = null;
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var branch = event.target.closest && event.target.closest(".branches > li");
+    treeReply = branch ? branch.dataset.reply : null;
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (!treeReply || !event.target.classList || !event.target.classList.contains("branches")) return;
+    var list = document.getElementById(event.target.id) || event.target;
+    var branch = list.querySelector(':scope > li[data-reply="' + treeReply + '"]');
+    treeReply = null;
+    if (!branch) return;
+    var target = branch.classList.contains("open") ? branch.querySelector("[data-opened]") : branch.querySelector("a.toggle");
+    if (target) target.focus();
+  });
+
   // The step region is replaced on every step: keep focus on the control
   // that was used (or the nearest one still enabled), and keep Play's state.
   var focusedKey = null;
