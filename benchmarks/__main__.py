@@ -30,6 +30,7 @@ def plan(quick: bool, slow: bool = False):
         ("web: classroom step 4×6 (cold)", ("solver", 4, 6, "classroom")),
         ("web: optimal-game line 4×6 (cold)", ("solver", 4, 6, "line")),
         ("web: optimal game, knuth deepest 4×6 (cold)", ("solver", 4, 6, "line-deepest")),
+        ("web: compare page 4×6 (cold)", ("compare-page", 4, 6)),
         ("feedback matrix 4×6", ("matrix", 4, 6)),
         ("best guess 4×6, root (knuth)", ("root", 4, 6, "knuth")),
         ("best guess 4×6, after one (knuth)", ("second", 4, 6, "knuth")),
@@ -56,6 +57,7 @@ def plan(quick: bool, slow: bool = False):
             ("feedback matrix 5×8", ("matrix", 5, 8)),
             ("best guess 5×8, root (knuth)", ("root", 5, 8, "knuth")),
             ("best guess 5×8, after one (knuth)", ("second", 5, 8, "knuth")),
+            ("job: compare every strategy 5×8", ("compare-job", 5, 8)),
             ("tree 5×8 knuth", ("tree", 5, 8, "knuth")),
             ("tree 5×8 entropy", ("tree", 5, 8, "entropy")),
         ]

@@ -52,6 +52,14 @@ def job(kind, pegs, colors, strategy=None, distinct=False):
         return web_job(strategy)
     if kind == "solver":
         return solver_job(pegs, colors, strategy)
+    if kind == "compare-page":
+        return compare_page_job(pegs, colors)
+    if kind == "compare-job":
+        from webapp.compare import compute
+        started = time.perf_counter()
+        result = compute({"pegs": pegs, "colors": colors, "distinct": distinct}, lambda fraction: None)
+        rows = result["rows"]
+        return time.perf_counter() - started, ", ".join(f"{r['strategy']} {r['total']:,}" for r in rows[:4]) + ", …"
     size = GameSize(pegs, colors, distinct)
     if kind == "matrix":
         started = time.perf_counter()
@@ -161,6 +169,31 @@ def solver_job(pegs: int, colors: int, what: str):
         times.sort()
         return cold, (f"HTTP {resp.status_code}; warm median {times[len(times) // 2] * 1000:.1f} ms"
                       f" ({url.split('?')[0].rsplit('/', 1)[1]}{', refused' if resp.status_code >= 400 else ''})")
+
+
+def compare_page_job(pegs: int, colors: int):
+    """The comparison page in a fresh app: the first request computes and
+    stores the table (cold), the next ones read it back (stored)."""
+    import tempfile
+    from pathlib import Path
+
+    from webapp import create_app
+
+    url = f"/solver/compare?pegs={pegs}&colors={colors}"
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app({"DATABASE": str(Path(folder) / "bench.sqlite3"), "JOBS_CONSUMER": "none"})
+        client = app.test_client()
+        started = time.perf_counter()
+        resp = client.get(url)
+        cold = time.perf_counter() - started
+        times = []
+        for _ in range(20):
+            started = time.perf_counter()
+            client.get(url)
+            times.append(time.perf_counter() - started)
+        times.sort()
+        assert resp.status_code == 200 and b"table class=\"compare\"" in resp.data
+        return cold, f"stored: median {times[len(times) // 2] * 1000:.1f} ms"
 
 
 def run_one(spec, queue):
