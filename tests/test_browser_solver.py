@@ -116,6 +116,7 @@ def test_classroom_presenter_mode(page, live_server, browser):
     expect(page.get_by_label("Secret (typed by the teacher)")).to_have_attribute("type", "password")
     page.get_by_label("Presenter mode").check()
     page.get_by_role("button", name="Start").click()
+    page.wait_for_load_state()  # the page's scripts are in place before keys are pressed
     expect(page.locator("body")).to_have_class("presenter")
     assert "3632" not in page.url
     expect(page.locator(".chosen-code")).to_have_text("1122")
