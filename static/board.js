@@ -135,5 +135,22 @@
     }, 0);
   });
 
+  // The share panel's copy button; the text stays selectable without it.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-copy]");
+    if (!button) return;
+    var source = document.querySelector(button.dataset.copy);
+    var status = button.parentElement.querySelector(".copied");
+    function done(text) { if (status) status.textContent = text; }
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(source.value).then(function () { done("Copied."); },
+        function () { source.select(); done("Press Ctrl+C (or Cmd+C) to copy the selected text."); });
+    } else {
+      source.focus();
+      source.select();
+      done("Press Ctrl+C (or Cmd+C) to copy the selected text.");
+    }
+  });
+
   document.addEventListener("DOMContentLoaded", render);
 })();

@@ -36,7 +36,7 @@ def create_app(config=None):
         app.config.update(config)
     os.makedirs(os.path.dirname(os.path.abspath(app.config["DATABASE"])), exist_ok=True)
 
-    from . import api, errors, jobs, play, solver, store, web
+    from . import api, challenges, codemaker, errors, jobs, play, share, solver, store, web
     from .engine import kernels
 
     if app.config["WARM_UP"]:
@@ -49,4 +49,7 @@ def create_app(config=None):
     play.init_app(app)
     api.init_app(app)
     solver.init_app(app)
+    share.init_app(app)
+    challenges.init_app(app)
+    codemaker.init_app(app)
     return app

@@ -8,6 +8,7 @@ from . import store
 from .engine import Code, MastermindError
 from .errors import error_response
 from .settings import parse_settings
+from .share import game_replay_url
 from .web import game_or_404
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -30,6 +31,7 @@ def game_json(game: store.Game) -> dict:
     }
     if game.over:
         data["secret"] = str(game.secret)
+        data["replay_url"] = game_replay_url(game)
     return data
 
 

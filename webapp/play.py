@@ -17,6 +17,7 @@ from .engine import (
 from .engine.codes import conceal, format_history, parse_history
 from .engine.strategies import TooSlow
 from .engine.position import partition_bars
+from .share import game_replay_url, share_context
 from .settings import PRESETS, PRESETS_BY_KEY, parse_settings
 from .web import game_or_404, is_htmx, render
 
@@ -40,6 +41,13 @@ def board_context(game: store.Game, **extra) -> dict:
         "suggestion_error": None,
     }
     if game.over:
+        challenge = store.challenge_of(game.id)
+        if challenge is None:
+            link, label = game_replay_url(game, external=True), "Replay link"
+        else:  # friends play the same secret; the replay would show it
+            link, label = url_for("challenges.challenge", challenge_id=challenge, _external=True), "Challenge link"
+        context.update(share_context(game, link), share_label=label,
+                       replay_link=game_replay_url(game))
         context["classroom_link"] = url_for(
             "solver.classroom", pegs=game.size.pegs, colors=game.size.colors,
             **({"distinct": 1} if game.size.distinct else {}), strategy="knuth",

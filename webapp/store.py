@@ -36,6 +36,39 @@ CREATE TABLE IF NOT EXISTS guesses (
     at      REAL NOT NULL,
     PRIMARY KEY (game_id, move)
 );
+CREATE TABLE IF NOT EXISTS challenges (
+    id          TEXT PRIMARY KEY,
+    pegs        INTEGER NOT NULL,
+    colors      INTEGER NOT NULL,
+    distinct_   INTEGER NOT NULL,
+    max_guesses INTEGER NOT NULL,
+    secret      TEXT NOT NULL,
+    results_key TEXT NOT NULL,
+    created_at  REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS challenge_games (
+    game_id      TEXT PRIMARY KEY REFERENCES games(id),
+    challenge_id TEXT NOT NULL REFERENCES challenges(id),
+    name         TEXT NOT NULL DEFAULT '',
+    joined_at    REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS challenge_games_by_challenge ON challenge_games (challenge_id, joined_at);
+CREATE TABLE IF NOT EXISTS codemaker_games (
+    id         TEXT PRIMARY KEY,
+    pegs       INTEGER NOT NULL,
+    colors     INTEGER NOT NULL,
+    distinct_  INTEGER NOT NULL,
+    strategy   TEXT NOT NULL,
+    created_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS codemaker_replies (
+    game_id TEXT NOT NULL REFERENCES codemaker_games(id),
+    move    INTEGER NOT NULL,
+    guess   TEXT NOT NULL,
+    black   INTEGER NOT NULL,
+    white   INTEGER NOT NULL,
+    PRIMARY KEY (game_id, move)
+);
 CREATE TABLE IF NOT EXISTS jobs (
     key         TEXT PRIMARY KEY,
     kind        TEXT NOT NULL,
@@ -310,3 +343,174 @@ def finish_job(key: str, kind: str, params: str, result: str, now: float) -> Non
 def fail_job(key: str, message: str, now: float) -> None:
     get_db().execute("UPDATE jobs SET status = ?, error = ?, finished_at = ? WHERE key = ?",
                      (FAILED, message, now, key))
+
+
+# --- challenges: one secret, many players ----------------------------------------------------
+
+
+class ChallengeNotFound(LookupError):
+    """No challenge has that id (or the results key is wrong)."""
+
+
+@dataclass
+class Challenge:
+    id: str
+    size: GameSize
+    max_guesses: int
+    secret: Code
+    results_key: str
+
+
+@dataclass
+class Player:
+    """One challenger's game as the results page shows it."""
+
+    game_id: str
+    name: str
+    status: str
+    guesses: list[Code] = field(default_factory=list)
+
+
+def create_challenge(size: GameSize, max_guesses: int, secret: Code | None = None) -> Challenge:
+    secret = secret or random_secret(size)
+    challenge = Challenge(new_game_id(), size, max_guesses, secret, secrets.token_urlsafe(16))
+    get_db().execute(
+        "INSERT INTO challenges (id, pegs, colors, distinct_, max_guesses, secret, results_key, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (challenge.id, size.pegs, size.colors, int(size.distinct), max_guesses, str(secret),
+         challenge.results_key, time.time()),
+    )
+    return challenge
+
+
+def load_challenge(challenge_id: str, results_key: str | None = None) -> Challenge:
+    """The challenge; with ``results_key``, only if the key is right."""
+    row = get_db().execute("SELECT * FROM challenges WHERE id = ?", (str(challenge_id),)).fetchone()
+    if row is None or (results_key is not None
+                       and not secrets.compare_digest(str(results_key), row["results_key"])):
+        raise ChallengeNotFound(challenge_id)
+    size = GameSize(row["pegs"], row["colors"], bool(row["distinct_"]))
+    return Challenge(row["id"], size, row["max_guesses"], Code.parse(row["secret"], size), row["results_key"])
+
+
+def join_challenge(challenge: Challenge, name: str) -> Game:
+    """A new game against the challenge's secret, for a player called ``name``."""
+    db = get_db()
+    game_id = new_game_id()
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        db.execute(
+            "INSERT INTO games (id, pegs, colors, distinct_, max_guesses, secret, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (game_id, challenge.size.pegs, challenge.size.colors, int(challenge.size.distinct),
+             challenge.max_guesses, str(challenge.secret), time.time()),
+        )
+        db.execute("INSERT INTO challenge_games (game_id, challenge_id, name, joined_at) VALUES (?, ?, ?, ?)",
+                   (game_id, challenge.id, name, time.time()))
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    return load_game(game_id)
+
+
+def challenge_of(game_id: str) -> str | None:
+    """The id of the challenge a game belongs to, if any."""
+    row = get_db().execute("SELECT challenge_id FROM challenge_games WHERE game_id = ?",
+                           (str(game_id),)).fetchone()
+    return row[0] if row else None
+
+
+def challenge_players(challenge: Challenge) -> list[Player]:
+    """Everyone who opened the challenge, first come first, with their guesses (one query)."""
+    players: dict[str, Player] = {}
+    for row in get_db().execute(
+        "SELECT cg.game_id, cg.name, g.status, gu.guess FROM challenge_games cg"
+        " JOIN games g ON g.id = cg.game_id"
+        " LEFT JOIN guesses gu ON gu.game_id = cg.game_id"
+        " WHERE cg.challenge_id = ? ORDER BY cg.joined_at, cg.game_id, gu.move",
+        (challenge.id,),
+    ):
+        player = players.setdefault(row["game_id"], Player(row["game_id"], row["name"], row["status"]))
+        if row["guess"] is not None:
+            player.guesses.append(Code.parse(row["guess"], challenge.size))
+    return list(players.values())
+
+
+# --- the computer as codebreaker: the player keeps the secret in mind -------------------------
+
+
+class CodemakerNotFound(LookupError):
+    """No codemaker game has that id."""
+
+
+@dataclass
+class CodemakerGame:
+    id: str
+    size: GameSize
+    strategy: str
+    moves: list[Move] = field(default_factory=list)
+
+    def history(self):
+        return [(m.guess, m.reply) for m in self.moves]
+
+    @property
+    def solved(self) -> bool:
+        return bool(self.moves) and self.moves[-1].reply.black == self.size.pegs
+
+
+def create_codemaker(size: GameSize, strategy: str) -> CodemakerGame:
+    game_id = new_game_id()
+    get_db().execute(
+        "INSERT INTO codemaker_games (id, pegs, colors, distinct_, strategy, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+        (game_id, size.pegs, size.colors, int(size.distinct), strategy, time.time()),
+    )
+    return load_codemaker(game_id)
+
+
+def load_codemaker(game_id: str, db: sqlite3.Connection | None = None) -> CodemakerGame:
+    db = db or get_db()
+    row = db.execute("SELECT * FROM codemaker_games WHERE id = ?", (str(game_id),)).fetchone()
+    if row is None:
+        raise CodemakerNotFound(game_id)
+    size = GameSize(row["pegs"], row["colors"], bool(row["distinct_"]))
+    game = CodemakerGame(row["id"], size, row["strategy"])
+    for move in db.execute("SELECT guess, black, white FROM codemaker_replies WHERE game_id = ? ORDER BY move",
+                           (game.id,)):
+        game.moves.append(Move(Code.parse(move["guess"], size), Feedback(move["black"], move["white"])))
+    return game
+
+
+def add_codemaker_reply(game_id: str, move: int, guess: Code, reply: Feedback) -> CodemakerGame:
+    """Record the player's ``reply`` to guess number ``move`` in one
+    transaction; a stale move number (a repeated post) is refused."""
+    db = get_db()
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        game = load_codemaker(game_id, db)
+        if move != len(game.moves) + 1:
+            raise StaleMove(f"This game is at guess {len(game.moves) + 1}, not {move}: reload the page.")
+        db.execute("INSERT INTO codemaker_replies (game_id, move, guess, black, white) VALUES (?, ?, ?, ?, ?)",
+                   (game.id, move, str(guess), reply.black, reply.white))
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    game.moves.append(Move(guess, reply))
+    return game
+
+
+def undo_codemaker_reply(game_id: str) -> CodemakerGame:
+    """Take back the last answer (nothing happens when there is none)."""
+    db = get_db()
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        game = load_codemaker(game_id, db)
+        if game.moves:
+            db.execute("DELETE FROM codemaker_replies WHERE game_id = ? AND move = ?", (game.id, len(game.moves)))
+            game.moves.pop()
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    return game

@@ -262,3 +262,20 @@ def line_lengths(size: GameSize, max_pairs: int = MAX_PAIRS) -> list[Lengths]:
     return [Lengths(s, len(adversary_line(s, size, GREEDY, max_pairs).rows),
                     len(adversary_line(s, size, DEEPEST, max_pairs).rows))
             for s in codebreakers(size)]
+
+
+def play_against(strategy: Strategy, size: GameSize, secret: Code, max_pairs: int = MAX_PAIRS,
+                 limit: int = MAX_GUESSES) -> list[tuple[Code, Feedback]]:
+    """The game ``strategy`` plays against a known ``secret``: its guesses and
+    the replies, up to the one that finds it."""
+    from .codes import feedback
+    from .strategies import best_guess
+
+    history: list = []
+    rng = np.random.default_rng(0)
+    while len(history) < limit:
+        guess = best_guess(strategy, size, history, rng=rng, max_pairs=max_pairs).guess
+        history.append((guess, feedback(guess, secret)))
+        if guess == secret:
+            return history
+    raise LineError(f"{strategy.name} does not find the code within {limit} guesses.")

@@ -1,0 +1,177 @@
+"""Challenges: one secret, many players. The creator gets a link to share
+and a private results link; everyone who opens the challenge plays a game of
+their own against that secret, which no page shows before their game ends."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+
+from . import store
+from .api import game_json, json_body
+from .engine import Code, MastermindError, get_strategy
+from .engine.lines import play_against
+from .engine.strategies import TooSlow
+from .errors import error_response
+from .settings import PRESETS, SettingsError, parse_settings
+from .share import replay_url
+from .web import is_htmx, render
+
+bp = Blueprint("challenges", __name__)
+api = Blueprint("challenges_api", __name__, url_prefix="/api/challenges")
+MAX_NAME = 40
+
+
+def challenge_or_404(challenge_id: str, key: str | None = None) -> store.Challenge:
+    try:
+        return store.load_challenge(challenge_id, key)
+    except store.ChallengeNotFound:
+        abort(404, "There is no challenge at this address. It may have been mistyped.")
+
+
+def read_secret(text, size) -> Code | None:
+    """The creator's secret, or None to let the server draw one."""
+    if text is None or (isinstance(text, str) and not text.strip()):
+        return None
+    secret = Code.parse(text, size)
+    if size.distinct and not secret.is_distinct():
+        raise SettingsError("This game's secret uses different colours: no colour twice.")
+    return secret
+
+
+def player_name(raw) -> str:
+    name = " ".join(str(raw or "").split())
+    if len(name) > MAX_NAME:
+        raise SettingsError(f"A name has at most {MAX_NAME} characters.")
+    return name
+
+
+def benchmarks(challenge: store.Challenge) -> list[tuple[str, int | None]]:
+    """How many guesses Knuth's algorithm, and optimal play where offered,
+    need for this secret (None when too slow to work out here)."""
+    out = []
+    for name in ("knuth", "optimal"):
+        strategy = get_strategy(name)
+        if not strategy.available(challenge.size):
+            continue
+        try:
+            out.append((name, len(play_against(strategy, challenge.size, challenge.secret,
+                                               current_app.config["SUGGESTION_MAX_PAIRS"]))))
+        except (TooSlow, MastermindError):
+            out.append((name, None))
+    return out
+
+
+def results(challenge: store.Challenge) -> dict:
+    players = store.challenge_players(challenge)
+    rows = []
+    for p in players:
+        over = p.status != store.PLAYING
+        rows.append({
+            "name": p.name or "anonymous", "status": p.status, "guesses": len(p.guesses),
+            "replay_url": replay_url(challenge.size, challenge.secret, p.guesses, challenge.max_guesses)
+            if over and p.guesses else None,
+        })
+    counts = Counter(r["guesses"] if r["status"] == store.WON else "X" for r in rows
+                     if r["status"] != store.PLAYING)
+    bars = [(str(k), counts.get(k, 0)) for k in range(1, challenge.max_guesses + 1)] + [("X", counts.get("X", 0))]
+    return {"players": rows, "bars": bars, "finished": sum(counts.values()),
+            "playing": sum(1 for r in rows if r["status"] == store.PLAYING)}
+
+
+def links(challenge: store.Challenge) -> dict:
+    return {"url": url_for("challenges.challenge", challenge_id=challenge.id),
+            "results_page": url_for("challenges.results_page", challenge_id=challenge.id,
+                                    key=challenge.results_key),
+            "results_url": url_for("challenges_api.results_json", challenge_id=challenge.id,
+                                   key=challenge.results_key)}
+
+
+@bp.get("/challenges/new")
+def new():
+    return render_template("challenge_new.html", presets=PRESETS, error=None, form={})
+
+
+@bp.post("/challenges")
+def create():
+    form = request.form
+    try:
+        size, limit = parse_settings(form, typed=False)
+        secret = read_secret(form.get("secret"), size)
+    except MastermindError as exc:
+        kept = {k: v for k, v in form.items() if k != "secret"}
+        return render_template("challenge_new.html", presets=PRESETS, error=str(exc), form=kept), 400
+    challenge = store.create_challenge(size, limit, secret)
+    return redirect(links(challenge)["results_page"], 303)
+
+
+@bp.get("/c/<challenge_id>")
+def challenge(challenge_id):
+    c = challenge_or_404(challenge_id)
+    return render_template("challenge.html", challenge=c, players=len(store.challenge_players(c)),
+                           error=None)
+
+
+@bp.post("/c/<challenge_id>/games")
+def join(challenge_id):
+    c = challenge_or_404(challenge_id)
+    try:
+        name = player_name(request.form.get("name"))
+    except MastermindError as exc:
+        return render_template("challenge.html", challenge=c, error=str(exc),
+                               players=len(store.challenge_players(c))), 400
+    game = store.join_challenge(c, name)
+    return redirect(url_for("play.board", game_id=game.id), 303)
+
+
+@bp.get("/challenges/<challenge_id>/results/<key>")
+def results_page(challenge_id, key):
+    c = challenge_or_404(challenge_id, key)
+    context = {"challenge": c, **results(c), **links(c)}
+    if not is_htmx():  # the polled fragment only needs the players
+        context["benchmarks"] = benchmarks(c)
+    response = current_app.make_response(render("challenge_results.html", "_challenge_results.html",
+                                                **context))
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"  # the key stays off other sites' logs
+    return response
+
+
+@api.post("")
+def create_json():
+    body = json_body(default={})
+    try:
+        size, limit = parse_settings(body, typed=True)
+        secret = body.get("secret")
+        if secret is not None and not isinstance(secret, str):
+            raise SettingsError('The secret must be written as digits, such as "1234".')
+        challenge = store.create_challenge(size, limit, read_secret(secret, size))
+    except MastermindError as exc:
+        return error_response(400, str(exc))
+    return {"id": challenge.id, **links(challenge)}, 201
+
+
+@api.post("/<challenge_id>/games")
+def join_json(challenge_id):
+    c = challenge_or_404(challenge_id)
+    body = json_body(default={})
+    try:
+        name = player_name(body.get("name"))
+    except MastermindError as exc:
+        return error_response(400, str(exc))
+    return game_json(store.join_challenge(c, name)), 201
+
+
+@api.get("/<challenge_id>/results/<key>")
+def results_json(challenge_id, key):
+    c = challenge_or_404(challenge_id, key)
+    data = results(c)
+    return {"id": c.id, "pegs": c.size.pegs, "colors": c.size.colors, "distinct": c.size.distinct,
+            "max_guesses": c.max_guesses, "players": data["players"],
+            "benchmarks": {name: n for name, n in benchmarks(c)}}
+
+
+def init_app(app) -> None:
+    app.register_blueprint(bp)
+    app.register_blueprint(api)

@@ -1,0 +1,198 @@
+"""The computer as codebreaker: the player thinks of a secret, a strategy
+guesses, and the player answers with black and white pegs. Answers no code
+can satisfy are refused with the reason, and answers can be taken back."""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+
+from . import store
+from .api import json_body
+from .engine import (
+    PRESETS, Code, Feedback, FeedbackError, GameSize, MastermindError, best_guess, candidates,
+    get_strategy,
+)
+from .engine.codes import MAX_GUESSES, format_history
+from .engine.lines import offered
+from .errors import error_response
+from .settings import SettingsError, parse_size
+from .web import is_htmx, render
+
+bp = Blueprint("codemaker", __name__, url_prefix="/codemaker")
+api = Blueprint("codemaker_api", __name__, url_prefix="/api/codemaker")
+FEW_CODES = 60
+
+
+def game_or_404(game_id: str) -> store.CodemakerGame:
+    try:
+        return store.load_codemaker(game_id)
+    except store.CodemakerNotFound:
+        abort(404, "There is no such game. It may have been mistyped.")
+
+
+def next_guess(game: store.CodemakerGame):
+    """The strategy's guess for the answers so far (the same on every reload)."""
+    seed = int.from_bytes(hashlib.sha256(f"{game.id}:{len(game.moves)}".encode()).digest()[:8], "big")
+    return best_guess(game.strategy, game.size, game.history(), rng=np.random.default_rng(seed),
+                      max_pairs=current_app.config["SUGGESTION_MAX_PAIRS"])
+
+
+def contradiction(history) -> str:
+    """Why no code fits: every answer given, together."""
+    pairs = ", ".join(f"{g} → {r.key}" for g, r in history)
+    return (f"No code gives {pairs} together: one of these answers is wrong. "
+            "Check your secret, then take back the answer that was a mistake.")
+
+
+def parse_reply(black, white, size: GameSize) -> Feedback:
+    for name, value in (("black", black), ("white", white)):
+        if isinstance(value, bool) or not (isinstance(value, int) or str(value).strip().isdigit()):
+            raise FeedbackError(f"Say how many {name} pegs, as a whole number from 0 to {size.pegs}.")
+    reply = Feedback(int(black), int(white))
+    reply.check(size)
+    return reply
+
+
+def answer(game: store.CodemakerGame, reply: Feedback, move: int | None) -> store.CodemakerGame:
+    """Record the player's answer to the current guess, unless no code fits."""
+    if game.solved:
+        raise store.GameOver("The code is already found: start a new game to play again.")
+    if len(game.moves) >= MAX_GUESSES:
+        raise store.GameOver(f"This game has reached {MAX_GUESSES} guesses.")
+    guess = next_guess(game).guess
+    history = game.history() + [(guess, reply)]
+    try:
+        candidates(game.size, history)
+    except FeedbackError:
+        raise FeedbackError(contradiction(history)) from None
+
+    return store.add_codemaker_reply(game.id, move or len(game.moves) + 1, guess, reply)
+
+
+def state(game: store.CodemakerGame) -> dict:
+    """The game as the page and the API show it."""
+    cands = candidates(game.size, game.history())
+    data = {"id": game.id, "pegs": game.size.pegs, "colors": game.size.colors,
+            "distinct": game.size.distinct, "strategy": game.strategy,
+            "status": "solved" if game.solved else "guessing",
+            "history": [{"guess": str(m.guess), "black": m.reply.black, "white": m.reply.white}
+                        for m in game.moves],
+            "remaining": int(cands.shape[0]),
+            "url": url_for("codemaker.page", game_id=game.id)}
+    if not game.solved:
+        data["guess"] = str(next_guess(game).guess)
+    return data
+
+
+def page_context(game, error=None) -> dict:
+    data = state(game)
+    cands = candidates(game.size, game.history())
+    codes = [Code.from_index(int(i), game.size) for i in cands] if len(cands) <= FEW_CODES else []
+    classroom = url_for("solver.classroom", pegs=game.size.pegs, colors=game.size.colors,
+                        **({"distinct": 1} if game.size.distinct else {}), strategy=game.strategy,
+                        history=format_history(game.history()))
+    return {"game": game, "data": data, "error": error, "pegs": game.size.pegs, "codes": codes,
+            "guess": Code.parse(data["guess"], game.size) if "guess" in data else None,
+            "classroom_link": classroom}
+
+
+def show(game, status: int = 200, error=None):
+    return render("codemaker.html", "_codemaker.html", status, **page_context(game, error))
+
+
+@bp.get("")
+def new():
+    return render_template("codemaker_new.html", error=None, form={},
+                           strategies=[s for s in PRESETS.values() if offered(s, GameSize())])
+
+
+@bp.post("")
+def create():
+    form = request.form
+    try:
+        size = parse_size(form)
+        strategy = get_strategy(form.get("strategy") or "knuth")
+        if not offered(strategy, size):
+            raise SettingsError(f"{strategy.name} is not offered for {size.label()}.")
+    except MastermindError as exc:
+        return render_template("codemaker_new.html", error=str(exc), form=form,
+                               strategies=[s for s in PRESETS.values() if offered(s, GameSize())]), 400
+    game = store.create_codemaker(size, strategy.name)
+    return redirect(url_for("codemaker.page", game_id=game.id), 303)
+
+
+@bp.get("/<game_id>")
+def page(game_id):
+    return show(game_or_404(game_id))
+
+
+@bp.post("/<game_id>/feedback")
+def feedback_form(game_id):
+    game = game_or_404(game_id)
+    form = request.form
+    move = form.get("move", "")
+    try:
+        reply = parse_reply(form.get("black", ""), form.get("white", ""), game.size)
+        game = answer(game, reply, int(move) if move.isdigit() else None)
+    except (store.StaleMove, store.GameOver) as exc:
+        return show(game_or_404(game_id), 409, str(exc))
+    except MastermindError as exc:
+        return show(game, 400, str(exc))
+    if is_htmx():
+        return show(game)
+    return redirect(url_for("codemaker.page", game_id=game.id), 303)
+
+
+@bp.post("/<game_id>/undo")
+def undo_form(game_id):
+    game = store.undo_codemaker_reply(game_or_404(game_id).id)
+    if is_htmx():
+        return show(game)
+    return redirect(url_for("codemaker.page", game_id=game.id), 303)
+
+
+@api.post("")
+def create_json():
+    body = json_body(default={})
+    try:
+        size = parse_size(body, typed=True)
+        strategy = get_strategy(body.get("strategy", "knuth"))
+        if not offered(strategy, size):
+            raise SettingsError(f"{strategy.name} is not offered for {size.label()}.")
+    except MastermindError as exc:
+        return error_response(400, str(exc))
+    return state(store.create_codemaker(size, strategy.name)), 201
+
+
+@api.post("/<game_id>/feedback")
+def feedback_json(game_id):
+    game = game_or_404(game_id)
+    body = json_body()
+    move = body.get("move")
+    if move is not None and (isinstance(move, bool) or not isinstance(move, int)):
+        return error_response(400, "move must be a whole number (the guess's number, from 1).")
+    try:
+        game = answer(game, parse_reply(body.get("black"), body.get("white"), game.size), move)
+    except (store.StaleMove, store.GameOver) as exc:
+        return error_response(409, str(exc))
+    except MastermindError as exc:
+        return error_response(400, str(exc))
+    return state(game)
+
+
+@api.post("/<game_id>/undo")
+def undo_json(game_id):
+    return state(store.undo_codemaker_reply(game_or_404(game_id).id))
+
+
+@api.get("/<game_id>")
+def show_json(game_id):
+    return state(game_or_404(game_id))
+
+
+def init_app(app) -> None:
+    app.register_blueprint(bp)
+    app.register_blueprint(api)

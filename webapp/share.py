@@ -1,0 +1,204 @@
+"""Replays and sharing: a self-contained link to a finished game, the page
+that replays it beside what Knuth's algorithm would have done, and the share
+text in the manner of word-game results.
+
+A replay link holds the size, the secret (written by :func:`conceal`, so a
+glance spoils nothing) and the guesses: the feedback is recomputed from them,
+so a link works on any server, with an empty database, forever.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from flask import Blueprint, current_app, render_template, request, url_for
+
+from .engine import Code, Feedback, GameSize, MastermindError, feedback, get_strategy
+from .engine.codes import MAX_GUESSES, conceal, reveal
+from .engine.lines import play_against
+from .engine.position import describe
+from .engine.strategies import TooSlow
+from .web import render
+
+bp = Blueprint("share", __name__)
+
+KNUTH = "knuth"
+EMOJI = {"black": "⚫", "white": "⚪", "none": "▫"}
+DEFAULT_LIMIT = 10
+
+
+class ReplayError(MastermindError):
+    """A replay link that is mangled or describes no finished game."""
+
+
+def size_slug(size: GameSize) -> str:
+    """``4x6``, or ``4x6d`` when the secret uses different colours."""
+    return f"{size.pegs}x{size.colors}" + ("d" if size.distinct else "")
+
+
+def parse_slug(text: str) -> GameSize:
+    match = re.fullmatch(r"(\d)x(\d)(d?)", text or "")
+    if not match:
+        raise ReplayError(f"'{str(text)[:12]}' is not a game size: links say 4x6, or 4x6d when "
+                          "the secret uses different colours.")
+    return GameSize(int(match[1]), int(match[2]), bool(match[3]))
+
+
+def replay_url(size: GameSize, secret: Code, guesses, limit: int = DEFAULT_LIMIT,
+               external: bool = False, step: int | None = None) -> str:
+    """The permalink that replays a finished game."""
+    args = {"g": ".".join(str(g) for g in guesses)}
+    if limit != DEFAULT_LIMIT:
+        args["l"] = limit
+    if step is not None:
+        args["step"] = step
+    return url_for("share.replay", size=size_slug(size), code=conceal(secret, size),
+                   _external=external, **args)
+
+
+@dataclass
+class Move:
+    """One move of a replay, beside what Knuth's algorithm would have done."""
+
+    number: int
+    guess: Code
+    reply: Feedback
+    before: int  # codes still possible before the guess
+    was_candidate: bool
+    knuth: Code | None  # Knuth's guess in the same position (None: too slow to work out)
+    knuth_worst: int | None  # the most codes Knuth's guess could have left
+
+
+def key_line(reply: Feedback, pegs: int) -> str:
+    """One guess as key-peg emoji: ``⚫⚪▫▫``."""
+    return (EMOJI["black"] * reply.black + EMOJI["white"] * reply.white
+            + EMOJI["none"] * (pegs - reply.black - reply.white))
+
+
+def share_text(size: GameSize, replies, won: bool, limit: int, link: str) -> str:
+    """The result to paste in a chat: no secret, one emoji line per guess."""
+    score = f"{len(replies)}/{limit}" if won else f"X/{limit}"
+    lines = [f"Mastermind {size.label()} {score}"]
+    lines += [key_line(r, size.pegs) for r in replies]
+    lines.append(link)
+    return "\n".join(lines)
+
+
+def share_description(size: GameSize, replies, won: bool, limit: int) -> str:
+    """The same result in words, for screen readers."""
+    outcome = (f"solved in {len(replies)} of {limit} guesses" if won
+               else f"not solved in {limit} guesses")
+    steps = "; ".join(f"guess {i}: {r.describe()}" for i, r in enumerate(replies, start=1))
+    return f"Mastermind {size.label()}, {outcome}. {steps}."
+
+
+def parse_replay(slug: str, code: str, args) -> dict:
+    """The finished game a replay link describes, checked."""
+    size = parse_slug(slug)
+    secret = reveal(code, size)
+    raw_limit = str(args.get("l", DEFAULT_LIMIT))
+    if not raw_limit.isdigit() or not 1 <= int(raw_limit) <= MAX_GUESSES:
+        raise ReplayError(f"The guess limit must be from 1 to {MAX_GUESSES}.")
+    limit = int(raw_limit)
+    raw = str(args.get("g", ""))
+    if not raw:
+        raise ReplayError("This link has no guesses: a replay shows a finished game.")
+    items = raw.split(".")
+    if len(items) > limit:
+        raise ReplayError(f"This link has {len(items)} guesses, more than the {limit} allowed.")
+    guesses = [Code.parse(item, size) for item in items]
+    for number, guess in enumerate(guesses[:-1], start=1):
+        if guess == secret:
+            raise ReplayError(f"Guess {number} already found the secret: the link goes on after the "
+                              "winning guess.")
+    won = guesses[-1] == secret
+    if not won and len(guesses) < limit:
+        raise ReplayError("This game is not over: a replay link is made once a game is won or lost.")
+    history = [(g, feedback(g, secret)) for g in guesses]
+    step = args.get("step")
+    if step is None or step == "":
+        step = 0
+    elif not str(step).isdigit() or int(step) > len(history):
+        raise ReplayError(f"The step must be a whole number from 0 to {len(history)}.")
+    return {"size": size, "secret": secret, "history": history, "won": won, "limit": limit,
+            "step": int(step), "code": code, "slug": slug}
+
+
+def moves_of(size: GameSize, history) -> list[Move]:
+    """Every move with the position before it, described by the same engine
+    function as the classroom."""
+    knuth = get_strategy(KNUTH)
+    max_pairs = current_app.config["SUGGESTION_MAX_PAIRS"]
+    moves = []
+    for number, (guess, reply) in enumerate(history, start=1):
+        try:
+            position = describe(knuth, size, history[:number - 1], max_pairs=max_pairs, top=0)
+            before, cands = position.remaining, position.candidates
+            suggestion = position.suggestion
+            best, worst = suggestion.guess, max(suggestion.partition.values())
+        except TooSlow:
+            from .engine import candidates
+            cands = candidates(size, history[:number - 1])
+            before, best, worst = int(cands.shape[0]), None, None
+        moves.append(Move(number, guess, reply, before, bool((cands == guess.index(size)).any()),
+                          best, worst))
+    return moves
+
+
+def knuth_game(size: GameSize, secret: Code, limit: int):
+    """Knuth's own game on the same secret, or None when it is too slow here."""
+    try:
+        return play_against(get_strategy(KNUTH), size, secret,
+                            current_app.config["SUGGESTION_MAX_PAIRS"])
+    except TooSlow:
+        return None
+
+
+@bp.get("/replay/<size>/<code>")
+def replay(size, code):
+    try:
+        state = parse_replay(size, code, request.args)
+    except MastermindError as exc:
+        return render_template("error.html", status=400, message=str(exc)), 400
+    size, secret, history = state["size"], state["secret"], state["history"]
+    moves = moves_of(size, history)
+    knuth = knuth_game(size, secret, state["limit"])
+    step = state["step"]
+
+    def link(to: int) -> str:
+        return replay_url(size, secret, [g for g, _ in history], state["limit"], step=to)
+
+    links = {"first": 0, "prev": step - 1, "next": step + 1, "last": len(history)}
+    context = {
+        **state, "moves": moves, "knuth": knuth, "pegs": size.pegs,
+        "links": {k: link(v) if 0 <= v <= len(history) and v != step else None for k, v in links.items()},
+        "knuth_url": replay_url(size, secret, [g for g, _ in knuth], max(state["limit"], len(knuth)))
+        if knuth else None,
+        "classroom_url": url_for("solver.classroom", pegs=size.pegs, colors=size.colors,
+                                 **({"distinct": 1} if size.distinct else {}), strategy=KNUTH,
+                                 s=conceal(secret, size)),
+        "description": share_description(size, [r for _, r in history], state["won"], state["limit"]),
+    }
+    return render("replay.html", "_replay.html", **context)
+
+
+def share_context(game, link: str) -> dict:
+    """What the share panel of a finished game shows."""
+    replies = [m.reply for m in game.moves]
+    won = game.status == "won"
+    return {"share_link": link,
+            "share_text": share_text(game.size, replies, won, game.max_guesses, link),
+            "share_description": share_description(game.size, replies, won, game.max_guesses)}
+
+
+def game_replay_url(game, external: bool = False) -> str | None:
+    """The replay link of a finished game; None while it is played."""
+    if not game.over:
+        return None
+    return replay_url(game.size, game.secret, [m.guess for m in game.moves], game.max_guesses,
+                      external=external)
+
+
+def init_app(app) -> None:
+    app.register_blueprint(bp)
