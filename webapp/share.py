@@ -4,7 +4,9 @@ text in the manner of word-game results.
 
 A replay link holds the size, the secret (written by :func:`conceal`, so a
 glance spoils nothing) and the guesses: the feedback is recomputed from them,
-so a link works on any server, with an empty database, forever.
+so a link works on any server, with an empty database, forever. The winning
+guess is left out, since it is the secret: a link with fewer guesses than the
+limit is a won game, one with as many as the limit a lost one.
 """
 
 from __future__ import annotations
@@ -48,6 +50,9 @@ def parse_slug(text: str) -> GameSize:
 def replay_url(size: GameSize, secret: Code, guesses, limit: int = DEFAULT_LIMIT,
                external: bool = False, step: int | None = None) -> str:
     """The permalink that replays a finished game."""
+    guesses = list(guesses)
+    if guesses and guesses[-1] == secret:
+        guesses = guesses[:-1]  # the winning guess is the secret: implied, not spelled out
     args = {"g": ".".join(str(g) for g in guesses)}
     if limit != DEFAULT_LIMIT:
         args["l"] = limit
@@ -102,19 +107,17 @@ def parse_replay(slug: str, code: str, args) -> dict:
         raise ReplayError(f"The guess limit must be from 1 to {MAX_GUESSES}.")
     limit = int(raw_limit)
     raw = str(args.get("g", ""))
-    if not raw:
-        raise ReplayError("This link has no guesses: a replay shows a finished game.")
-    items = raw.split(".")
+    items = raw.split(".") if raw else []
     if len(items) > limit:
         raise ReplayError(f"This link has {len(items)} guesses, more than the {limit} allowed.")
     guesses = [Code.parse(item, size) for item in items]
-    for number, guess in enumerate(guesses[:-1], start=1):
+    for number, guess in enumerate(guesses, start=1):
         if guess == secret:
             raise ReplayError(f"Guess {number} already found the secret: the link goes on after the "
                               "winning guess.")
-    won = guesses[-1] == secret
-    if not won and len(guesses) < limit:
-        raise ReplayError("This game is not over: a replay link is made once a game is won or lost.")
+    won = len(guesses) < limit
+    if won:
+        guesses.append(secret)
     history = [(g, feedback(g, secret)) for g in guesses]
     step = args.get("step")
     if step is None or step == "":
