@@ -1,0 +1,157 @@
+"""Challenges: one secret, many players, and a private results page."""
+
+import re
+import threading
+
+import pytest
+from werkzeug.serving import make_server
+
+from webapp.engine import Code, GameSize, analyse, best_guess, feedback
+
+SIZE = GameSize()
+
+
+def text(resp):
+    return resp.get_data(as_text=True)
+
+
+@pytest.fixture
+def challenge(client):
+    resp = client.post("/api/challenges", json={"pegs": 4, "colors": 6, "secret": "5241"})
+    assert resp.status_code == 201
+    return resp.get_json()
+
+
+def play(client, game_id, guesses):
+    for guess in guesses:
+        data = client.post(f"/api/games/{game_id}/guesses", json={"guess": guess}).get_json()
+    return data
+
+
+def test_secret_stays_hidden_until_each_game_ends(client, challenge):
+    assert set(challenge) == {"id", "url", "results_url", "results_page"}
+    for url in (challenge["url"], challenge["results_page"], challenge["results_url"]):
+        assert "5241" not in text(client.get(url))
+    ann = client.post(f"/api/challenges/{challenge['id']}/games", json={"name": "Ann"})
+    assert ann.status_code == 201 and "secret" not in ann.get_json()
+    game = ann.get_json()
+    board = text(client.get(game["url"]))
+    assert "5241" not in board
+    done = play(client, game["id"], ["1122", "5241"])
+    assert done["status"] == "won" and done["secret"] == "5241"
+    # Bob's game is still on: nothing Bob can read shows the secret.
+    bob = client.post(f"/api/challenges/{challenge['id']}/games", json={}).get_json()
+    assert "5241" not in text(client.get(bob["url"]))
+    assert "5241" not in text(client.get(challenge["url"]))
+
+
+def test_results_list_each_player(client, challenge):
+    ids = []
+    for name, guesses in (("Ann", ["1122", "5241"]), ("", ["1111"] * 10), ("Cy", ["1234"])):
+        game = client.post(f"/api/challenges/{challenge['id']}/games", json={"name": name}).get_json()
+        play(client, game["id"], guesses)
+        ids.append(game["id"])
+    data = client.get(challenge["results_url"]).get_json()
+    players = data["players"]
+    assert [(p["name"], p["status"], p["guesses"]) for p in players] == [
+        ("Ann", "won", 2), ("anonymous", "lost", 10), ("Cy", "playing", 1)]
+    assert players[0]["replay_url"].startswith("/replay/4x6/") and players[2]["replay_url"] is None
+    knuth = analyse("knuth", SIZE)
+    assert data["benchmarks"]["knuth"] == knuth.depths[Code.parse("5241", SIZE).index(SIZE)]
+    assert data["benchmarks"]["optimal"] == analyse("optimal", SIZE).depths[Code.parse("5241", SIZE).index(SIZE)]
+    page = text(client.get(challenge["results_page"]))
+    assert "3 players: 2 finished, 1 still playing" in page
+    assert 'hx-trigger="every 3s"' in page and "<svg" in page
+    fragment = text(client.get(challenge["results_page"], headers={"HX-Request": "true"}))
+    assert fragment.lstrip().startswith('<section id="challenge-results"')
+
+
+def test_wrong_results_key_is_not_found(client, challenge):
+    bad = challenge["results_url"][:-3] + "xyz"
+    assert client.get(bad).status_code == 404
+    assert client.get(challenge["results_page"][:-3] + "xyz").status_code == 404
+    assert client.get("/c/nope").status_code == 404
+
+
+@pytest.mark.parametrize("body,words", [
+    ({"secret": "1279"}, "Colour 7, 9 is not in this game"),
+    ({"secret": "12"}, "A code has 4 colours"),
+    ({"secret": 1234}, "written as digits"),
+    ({"pegs": 9}, "pegs must be from 2 to 6"),
+    ({"secret": "1123", "distinct": True}, "different colours"),
+    ({"max_guesses": 0}, "max_guesses must be from 1 to 30"),
+])
+def test_bad_challenges(client, body, words):
+    resp = client.post("/api/challenges", json=body)
+    assert resp.status_code == 400 and words in resp.get_json()["error"]
+
+
+def test_form_flow_and_share_text(client):
+    resp = client.post("/challenges", data={"pegs": "4", "colors": "6", "max_guesses": "8", "secret": "6612"})
+    assert resp.status_code == 303
+    results_page = resp.headers["Location"]
+    page = text(client.get(results_page))
+    link = re.search(r'id="challenge-link">([^<]+)<', page)[1]
+    challenge_path = link.split("localhost", 1)[1]
+    assert "6612" not in page
+    resp = client.post(challenge_path + "/games", data={"name": "Dana"})
+    assert resp.status_code == 303
+    board_url = resp.headers["Location"]
+    game_id = board_url.rsplit("/", 1)[1]
+    play(client, game_id, ["1122", "6612"])
+    board = text(client.get(board_url))
+    share = re.search(r'<textarea id="share-text"[^>]*>(.*?)</textarea>', board, re.S)[1]
+    assert share.splitlines()[0] == "Mastermind 4×6 2/8"
+    assert share.splitlines()[-1].endswith(challenge_path)  # friends get the challenge, not the replay
+    assert "Dana" in text(client.get(results_page))
+    bad = client.post("/challenges", data={"secret": "9999"})
+    assert bad.status_code == 400 and "9999" not in text(bad)
+    long_name = client.post(challenge_path + "/games", data={"name": "x" * 41})
+    assert long_name.status_code == 400 and "at most 40 characters" in text(long_name)
+
+
+def test_thirty_players_at_once(app, challenge):
+    """Thirty players on a real threaded server, each playing Knuth's game to
+    the end at the same time: every result is recorded, right."""
+    import http.client
+    import json
+
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    port = server.server_port
+    errors = []
+
+    def player(number):
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+            def post(path, body):
+                conn.request("POST", path, json.dumps(body), {"Content-Type": "application/json"})
+                resp = conn.getresponse()
+                return resp.status, json.loads(resp.read())
+
+            status, game = post(f"/api/challenges/{challenge['id']}/games", {"name": f"p{number}"})
+            assert status == 201
+            history = []
+            while game["status"] == "playing":
+                guess = best_guess("knuth", SIZE, history).guess
+                status, game = post(f"/api/games/{game['id']}/guesses", {"guess": str(guess)})
+                assert status == 200
+                history.append((guess, feedback(guess, Code.parse("5241", SIZE))))
+        except Exception as exc:  # collected and reported below
+            errors.append(repr(exc))
+
+    threads = [threading.Thread(target=player, args=(n,)) for n in range(30)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    server.shutdown()
+    assert not errors
+    from webapp import store
+    with app.app_context():
+        players = store.challenge_players(store.load_challenge(challenge["id"]))
+    depth = int(analyse("knuth", SIZE).depths[Code.parse("5241", SIZE).index(SIZE)])
+    assert len(players) == 30
+    assert all(p.status == "won" and len(p.guesses) == depth for p in players)
