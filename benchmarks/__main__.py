@@ -31,6 +31,7 @@ def plan(quick: bool, slow: bool = False):
         ("web: optimal-game line 4×6 (cold)", ("solver", 4, 6, "line")),
         ("web: optimal game, knuth deepest 4×6 (cold)", ("solver", 4, 6, "line-deepest")),
         ("web: compare page 4×6 (cold)", ("compare-page", 4, 6)),
+        ("web: 30 players on one challenge (median)", ("challenge", 30, 0)),
         ("feedback matrix 4×6", ("matrix", 4, 6)),
         ("best guess 4×6, root (knuth)", ("root", 4, 6, "knuth")),
         ("best guess 4×6, after one (knuth)", ("second", 4, 6, "knuth")),

@@ -52,6 +52,8 @@ def job(kind, pegs, colors, strategy=None, distinct=False):
         return web_job(strategy)
     if kind == "solver":
         return solver_job(pegs, colors, strategy)
+    if kind == "challenge":
+        return challenge_job(pegs)
     if kind == "compare-page":
         return compare_page_job(pegs, colors)
     if kind == "compare-job":
@@ -171,6 +173,71 @@ def solver_job(pegs: int, colors: int, what: str):
                       f" ({url.split('?')[0].rsplit('/', 1)[1]}{', refused' if resp.status_code >= 400 else ''})")
 
 
+def challenge_job(players: int):
+    """A class on one challenge: ``players`` threads, each on its own
+    connection to a real threaded server, play Knuth's game to the end at
+    once. Returns the median request time; the detail gives the 90th
+    percentile and the slowest."""
+    import http.client
+    import json
+    import logging
+    import tempfile
+    import threading
+    from pathlib import Path
+
+    from werkzeug.serving import make_server
+
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # one line per request otherwise
+
+    from webapp import create_app
+    from webapp.engine import Code, GameSize, best_guess, feedback
+
+    size = GameSize()
+    secret = Code.parse("5241", size)
+    plan = []  # Knuth's guesses for the secret, worked out before the clock starts
+    while not plan or plan[-1][0] != secret:
+        guess = best_guess("knuth", size, plan).guess
+        plan.append((guess, feedback(guess, secret)))
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app({"DATABASE": str(Path(folder) / "bench.sqlite3")})
+        server = make_server("127.0.0.1", 0, app, threaded=True)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        port = server.server_port
+        conn = http.client.HTTPConnection("127.0.0.1", port)
+        conn.request("POST", "/api/challenges", json.dumps({"secret": str(secret)}),
+                     {"Content-Type": "application/json"})
+        challenge = json.loads(conn.getresponse().read())
+        times, lock = [], threading.Lock()
+
+        def player(number):
+            c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+            def post(path, body):
+                started = time.perf_counter()
+                c.request("POST", path, json.dumps(body), {"Content-Type": "application/json"})
+                data = json.loads(c.getresponse().read())
+                with lock:
+                    times.append(time.perf_counter() - started)
+                return data
+
+            game = post(f"/api/challenges/{challenge['id']}/games", {"name": f"p{number}"})
+            for guess, _ in plan:
+                post(f"/api/games/{game['id']}/guesses", {"guess": str(guess)})
+
+        threads = [threading.Thread(target=player, args=(n,)) for n in range(players)]
+        wall = time.perf_counter()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        wall = time.perf_counter() - wall
+        server.shutdown()
+        app.extensions["jobs"].stop()
+    times.sort()
+    return times[len(times) // 2], (f"{len(times)} requests in {wall:.2f} s; 90th percentile "
+                                    f"{times[int(len(times) * 0.9)] * 1000:.1f} ms, slowest {times[-1] * 1000:.1f} ms")
+
+
 def compare_page_job(pegs: int, colors: int):
     """The comparison page in a fresh app: the first request computes and
     stores the table (cold), the next ones read it back (stored)."""
@@ -201,7 +268,7 @@ def run_one(spec, queue):
     seconds, detail = job(*spec)  # timed without tracemalloc, which slows allocation
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     traced = None
-    if spec[2] ** spec[1] <= 5000:
+    if spec[0] != "challenge" and spec[2] ** spec[1] <= 5000:
         tracemalloc.start()
         job(*spec)
         traced = tracemalloc.get_traced_memory()[1] / 2**20
