@@ -6,6 +6,7 @@ from __future__ import annotations
 import secrets
 import sqlite3
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from flask import current_app, g
@@ -170,6 +171,21 @@ def close_db(_exc=None) -> None:
         db.close()
 
 
+@contextmanager
+def transaction():
+    """This request's connection inside one write transaction (taken at once,
+    so concurrent writers queue rather than fail): committed at the end,
+    rolled back on any error."""
+    db = get_db()
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+
+
 def init_app(app) -> None:
     """Create the database and close connections after each request."""
     init_db(app.config["DATABASE"])
@@ -220,9 +236,7 @@ def load_game(game_id: str, db: sqlite3.Connection | None = None) -> Game:
 def add_guess(game_id: str, guess: Code, move: int | None = None) -> Game:
     """Record ``guess`` as move ``move`` (the next one when None) in one
     transaction, and end the game if it is won or out of guesses."""
-    db = get_db()
-    db.execute("BEGIN IMMEDIATE")
-    try:
+    with transaction() as db:
         game = load_game(game_id, db)
         if game.over:
             raise GameOver("This game is over: start a new one to play again.")
@@ -242,10 +256,6 @@ def add_guess(game_id: str, guess: Code, move: int | None = None) -> Game:
             game.status = LOST
         if game.over:
             db.execute("UPDATE games SET status = ? WHERE id = ?", (game.status, game.id))
-        db.execute("COMMIT")
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
     return game
 
 
@@ -395,10 +405,8 @@ def load_challenge(challenge_id: str, results_key: str | None = None) -> Challen
 
 def join_challenge(challenge: Challenge, name: str) -> Game:
     """A new game against the challenge's secret, for a player called ``name``."""
-    db = get_db()
     game_id = new_game_id()
-    db.execute("BEGIN IMMEDIATE")
-    try:
+    with transaction() as db:
         db.execute(
             "INSERT INTO games (id, pegs, colors, distinct_, max_guesses, secret, created_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -407,10 +415,6 @@ def join_challenge(challenge: Challenge, name: str) -> Game:
         )
         db.execute("INSERT INTO challenge_games (game_id, challenge_id, name, joined_at) VALUES (?, ?, ?, ?)",
                    (game_id, challenge.id, name, time.time()))
-        db.execute("COMMIT")
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
     return load_game(game_id)
 
 
@@ -484,33 +488,21 @@ def load_codemaker(game_id: str, db: sqlite3.Connection | None = None) -> Codema
 def add_codemaker_reply(game_id: str, move: int, guess: Code, reply: Feedback) -> CodemakerGame:
     """Record the player's ``reply`` to guess number ``move`` in one
     transaction; a stale move number (a repeated post) is refused."""
-    db = get_db()
-    db.execute("BEGIN IMMEDIATE")
-    try:
+    with transaction() as db:
         game = load_codemaker(game_id, db)
         if move != len(game.moves) + 1:
             raise StaleMove(f"This game is at guess {len(game.moves) + 1}, not {move}: reload the page.")
         db.execute("INSERT INTO codemaker_replies (game_id, move, guess, black, white) VALUES (?, ?, ?, ?, ?)",
                    (game.id, move, str(guess), reply.black, reply.white))
-        db.execute("COMMIT")
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
     game.moves.append(Move(guess, reply))
     return game
 
 
 def undo_codemaker_reply(game_id: str) -> CodemakerGame:
     """Take back the last answer (nothing happens when there is none)."""
-    db = get_db()
-    db.execute("BEGIN IMMEDIATE")
-    try:
+    with transaction() as db:
         game = load_codemaker(game_id, db)
         if game.moves:
             db.execute("DELETE FROM codemaker_replies WHERE game_id = ? AND move = ?", (game.id, len(game.moves)))
             game.moves.pop()
-        db.execute("COMMIT")
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
     return game
