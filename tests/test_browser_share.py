@@ -2,7 +2,6 @@
 empty database, a challenge played from a second browser, and the computer
 breaking a code the player answers for."""
 
-import re
 from pathlib import Path
 
 import pytest

@@ -54,7 +54,7 @@ def test_open_path_is_in_the_url(client):
     second = best_guess("knuth", size, parse_history("1122:1,0", size)).guess
     third = best_guess("knuth", size, parse_history(f"1122:1,0 {second}:0,2", size)).guess
     assert "guess 1 is" in html and ">1122<" in html
-    assert f"Guess 2: " in html and f'<span class="code-text">{second}</span>' in html
+    assert "Guess 2: " in html and f'<span class="code-text">{second}</span>' in html
     assert f'<span class="code-text">{third}</span>' in html
     assert html.count('aria-expanded="true"') == 2  # two branches open: Close links
     # Classroom links carry the position.
