@@ -18,12 +18,10 @@
       var digit = value[i];
       var source = digit && box.querySelector('.palette [data-color="' + digit + '"]');
       if (source) {
-        slot.className = "peg filled";
-        slot.setAttribute("style", source.getAttribute("style"));
+        slot.className = "peg filled c" + digit;
         slot.innerHTML = source.innerHTML;
       } else {
         slot.className = "peg empty";
-        slot.removeAttribute("style");
         slot.innerHTML = "<b>&nbsp;</b>";
       }
     });
@@ -150,6 +148,11 @@
       source.select();
       done("Press Ctrl+C (or Cmd+C) to copy the selected text.");
     }
+  });
+
+  // A page restored from the back-forward cache may show an old board: load it afresh.
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted && game()) window.location.reload();
   });
 
   document.addEventListener("DOMContentLoaded", render);

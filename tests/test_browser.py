@@ -193,3 +193,40 @@ def test_losing_reveals_the_secret(page, live_server, app):
     check_rows(page, game, secret, played)
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / "board-lost.png"), full_page=True)
+
+
+def test_back_shows_the_board_as_it_is(page, live_server, app):
+    """Leave a game after three guesses and come back with Back: the board
+    shows the three rows and takes the fourth guess (it was once a stale
+    copy from the browser's cache, whose next guess got a 409)."""
+    start(page, live_server)
+    secret, game = secret_of(app, page)
+    played = wrong_guesses(secret, 6, 4, 4)
+    for count, guess in enumerate(played[:3], start=1):
+        page.locator("#guess-input").fill(guess)
+        page.keyboard.press("Enter")
+        expect_ready_for_next_guess(page, count)
+    page.goto(live_server.url + "/solver/optimal-game")
+    page.go_back()
+    page.wait_for_load_state()
+    expect(page.locator("ol.rows > li")).to_have_count(3)
+    expect(page.locator("#guess-input")).to_be_visible()
+    page.locator("#guess-input").fill(played[3])
+    page.keyboard.press("Enter")
+    expect(page.locator("ol.rows > li")).to_have_count(4)
+    expect(page.locator("#guess-error")).to_have_text("")
+
+
+def test_no_content_security_policy_violations(page, live_server, app):
+    """Every page works under the Content-Security-Policy: nothing blocked."""
+    violations = []
+    page.on("console", lambda msg: violations.append(msg.text)
+            if "Content Security Policy" in msg.text else None)
+    start(page, live_server)
+    page.locator('.palette button[data-color="1"]').click()
+    for url in ("/solver/optimal-game?step=2", "/solver/classroom?history=1122:1,0",
+                "/solver/compare", "/solver/tree?open=1,0", "/challenges/new", "/codemaker"):
+        page.goto(live_server.url + url)
+        page.wait_for_load_state()
+    page.keyboard.press("ArrowRight")
+    assert violations == []

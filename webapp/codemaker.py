@@ -193,6 +193,12 @@ def show_json(game_id):
     return state(game_or_404(game_id))
 
 
+@bp.after_request
+def never_stale(response):
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 def init_app(app) -> None:
     app.register_blueprint(bp)
     app.register_blueprint(api)

@@ -213,5 +213,13 @@ def counter(game_id):
     return redirect(url_for("play.board", game_id=game.id), 303)
 
 
+@bp.after_request
+def never_stale(response):
+    """A board is never shown from the browser's cache: after Back, a stale
+    board would offer a move that was already played."""
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 def init_app(app) -> None:
     app.register_blueprint(bp)

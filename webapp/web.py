@@ -12,26 +12,24 @@ from . import store
 
 @dataclass(frozen=True)
 class Color:
-    """How colour ``number`` looks: its name, fill, text colour and symbol,
-    so that no peg relies on colour alone."""
+    """How colour ``number`` is named and marked, so that no peg relies on
+    colour alone. Its fill and ink are the stylesheet's ``.c1`` … ``.c9``."""
 
     number: int
     name: str
-    fill: str
-    ink: str
     symbol: str
 
 
 PALETTE = (
-    Color(1, "red", "#d7263d", "#fff", "●"),
-    Color(2, "blue", "#1b65c4", "#fff", "■"),
-    Color(3, "green", "#2e9e44", "#fff", "▲"),
-    Color(4, "yellow", "#f4d03f", "#222", "◆"),
-    Color(5, "purple", "#7d3cb5", "#fff", "★"),
-    Color(6, "orange", "#f08a24", "#222", "✚"),
-    Color(7, "cyan", "#2bc4c9", "#222", "⬟"),
-    Color(8, "pink", "#f28fc2", "#222", "♥"),
-    Color(9, "brown", "#7b4a2a", "#fff", "✖"),
+    Color(1, "red", "●"),
+    Color(2, "blue", "■"),
+    Color(3, "green", "▲"),
+    Color(4, "yellow", "◆"),
+    Color(5, "purple", "★"),
+    Color(6, "orange", "✚"),
+    Color(7, "cyan", "⬟"),
+    Color(8, "pink", "♥"),
+    Color(9, "brown", "✖"),
 )
 
 
