@@ -41,3 +41,47 @@ def test_results_page_keeps_its_key_to_itself(client):
     resp = client.get(data["results_page"])
     assert resp.headers["Referrer-Policy"] == "no-referrer"
     assert resp.headers["Cache-Control"] == "no-store"
+
+
+def test_deeply_nested_json_is_a_400(client):
+    deep = "[" * 1000 + "]" * 1000
+    for url in ("/api/games", "/api/challenges", "/api/codemaker"):
+        resp = client.post(url, data=deep, content_type="application/json")
+        assert resp.status_code == 400 and "nested too deeply" in resp.get_json()["error"]
+
+
+def test_chunked_body_over_the_limit_is_a_413(client):
+    import io
+    import json
+
+    big = json.dumps({"pegs": 4, "pad": "x" * 20_000}).encode()
+    env = {"wsgi.input": io.BytesIO(big), "HTTP_TRANSFER_ENCODING": "chunked",
+           "wsgi.input_terminated": True, "CONTENT_TYPE": "application/json"}
+    assert client.post("/api/games", environ_overrides=env).status_code == 413
+    small = json.dumps({"pegs": 3}).encode()
+    env = {**env, "wsgi.input": io.BytesIO(small)}
+    resp = client.post("/api/games", environ_overrides=env)
+    assert resp.status_code == 201 and resp.get_json()["pegs"] == 3
+
+
+@pytest.mark.parametrize("move", ["²", "9" * 5000, "-1", "1.0", "٣"])
+def test_odd_move_numbers_are_refused_plainly(client, app, move):
+    with app.app_context():
+        game = store.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
+    resp = client.post(f"/games/{game.id}/guesses", data={"guess": "1122", "move": move})
+    assert resp.status_code == 409 and "form was incomplete" in resp.get_data(as_text=True)
+    with app.app_context():
+        assert store.load_game(game.id).moves == []
+
+
+@pytest.mark.parametrize("query", ["step=²", "l=²", "step=" + "9" * 5000, "l=-3"])
+def test_odd_numbers_in_replay_links(client, query):
+    assert client.get(f"/replay/4x6/aot?g=1122&{query}").status_code == 400
+
+
+def test_odd_numbers_in_codemaker_answers(client):
+    gid = client.post("/api/codemaker", json={}).get_json()["id"]
+    resp = client.post(f"/codemaker/{gid}/feedback", data={"black": "²", "white": "0", "move": "1"})
+    assert resp.status_code == 400
+    resp = client.post(f"/api/codemaker/{gid}/feedback", json={"black": 10**6, "white": 0})
+    assert resp.status_code == 400

@@ -42,7 +42,10 @@ def json_body(default=None):
         if default is None:
             abort(400, "Send a JSON object in the request body.")
         return default
-    body = request.get_json(force=True, silent=True)
+    try:
+        body = request.get_json(force=True, silent=True)
+    except RecursionError:  # json's decoder gives up on a deeply nested body
+        abort(400, "The request body is nested too deeply to be read.")
     if body is None:
         abort(400, "The request body is not valid JSON.")
     if not isinstance(body, dict):

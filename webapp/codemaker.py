@@ -18,7 +18,7 @@ from .engine import (
 from .engine.codes import MAX_GUESSES, format_history
 from .engine.lines import offered
 from .errors import error_response
-from .settings import SettingsError, parse_size
+from .settings import SettingsError, parse_size, small_number
 from .web import is_htmx, render
 
 bp = Blueprint("codemaker", __name__, url_prefix="/codemaker")
@@ -48,10 +48,13 @@ def contradiction(history) -> str:
 
 
 def parse_reply(black, white, size: GameSize) -> Feedback:
+    numbers = []
     for name, value in (("black", black), ("white", white)):
-        if isinstance(value, bool) or not (isinstance(value, int) or str(value).strip().isdigit()):
+        number = None if isinstance(value, bool) or value is None else small_number(value)
+        if number is None:
             raise FeedbackError(f"Say how many {name} pegs, as a whole number from 0 to {size.pegs}.")
-    reply = Feedback(int(black), int(white))
+        numbers.append(number)
+    reply = Feedback(*numbers)
     reply.check(size)
     return reply
 
@@ -136,7 +139,7 @@ def feedback_form(game_id):
     move = form.get("move", "")
     try:
         reply = parse_reply(form.get("black", ""), form.get("white", ""), game.size)
-        game = answer(game, reply, int(move) if move.isdigit() else None)
+        game = answer(game, reply, small_number(move))
     except (store.StaleMove, store.GameOver) as exc:
         return show(game_or_404(game_id), 409, str(exc))
     except MastermindError as exc:

@@ -18,7 +18,7 @@ from .engine.codes import conceal, format_history, parse_history
 from .engine.strategies import TooSlow
 from .engine.position import partition_bars
 from .share import game_replay_url, share_context
-from .settings import PRESETS, PRESETS_BY_KEY, parse_settings
+from .settings import PRESETS, PRESETS_BY_KEY, parse_settings, small_number
 from .web import game_or_404, is_htmx, render
 
 bp = Blueprint("play", __name__)
@@ -157,7 +157,7 @@ def guess(game_id):
     move = request.form.get("move", "")
     try:
         code = Code.parse(text, game.size)
-        move_number = int(move) if move.strip().isdigit() else None
+        move_number = small_number(move)
         if move_number is None:
             raise store.StaleMove("The form was incomplete: reload the board and try again.")
         game = store.add_guess(game.id, code, move_number)

@@ -17,9 +17,40 @@ CSP = {
 }
 
 
+class BoundedBody:
+    """WSGI middleware: a chunked request body (no Content-Length) is read up
+    to the app's limit here, so one over it gets 413 like any other instead of
+    being cut short and accepted."""
+
+    def __init__(self, wsgi_app, limit: int):
+        self.wsgi_app, self.limit = wsgi_app, limit
+
+    def __call__(self, environ, start_response):
+        import io
+
+        chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+        if chunked and not environ.get("CONTENT_LENGTH"):
+            body = environ["wsgi.input"].read(self.limit + 1)
+            if len(body) > self.limit:
+                environ["mastermind.too_large"] = True
+                body = b""
+            environ["wsgi.input"] = io.BytesIO(body)
+            environ["CONTENT_LENGTH"] = str(len(body))
+            environ.pop("HTTP_TRANSFER_ENCODING", None)
+            environ["wsgi.input_terminated"] = False
+        return self.wsgi_app(environ, start_response)
+
+
 def init_app(app) -> None:
-    from flask import g
+    from flask import abort, g, request
     from flask_talisman import Talisman
+
+    app.wsgi_app = BoundedBody(app.wsgi_app, app.config["MAX_CONTENT_LENGTH"])
+
+    @app.before_request
+    def refuse_oversized_chunks():
+        if request.environ.get("mastermind.too_large"):
+            abort(413)
 
     # Registered before Talisman, so it runs after it: a page holding a private
     # key in its address (a challenge's results) sends no referrer at all.

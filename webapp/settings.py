@@ -32,6 +32,17 @@ PRESETS_BY_KEY = {p.key: p for p in PRESETS}
 DEFAULTS = {"pegs": 4, "colors": 6, "max_guesses": 10, "distinct": False}
 
 
+def small_number(text) -> int | None:
+    """A small whole number typed in a form or a link (ASCII digits, at most
+    four), or None: ``"²"`` and 5,000-digit strings are not numbers here.
+
+    >>> small_number(" 12 "), small_number("²"), small_number("9" * 5000)
+    (12, None, None)
+    """
+    text = str(text).strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 4 else None
+
+
 def _whole(name: str, value, typed: bool) -> int:
     if typed:
         if isinstance(value, bool) or not isinstance(value, int):

@@ -21,6 +21,7 @@ from .engine.codes import MAX_GUESSES, conceal, reveal
 from .engine.lines import play_against
 from .engine.position import describe
 from .engine.strategies import TooSlow
+from .settings import small_number
 from .web import render
 
 bp = Blueprint("share", __name__)
@@ -102,10 +103,9 @@ def parse_replay(slug: str, code: str, args) -> dict:
     """The finished game a replay link describes, checked."""
     size = parse_slug(slug)
     secret = reveal(code, size)
-    raw_limit = str(args.get("l", DEFAULT_LIMIT))
-    if not raw_limit.isdigit() or not 1 <= int(raw_limit) <= MAX_GUESSES:
+    limit = small_number(args.get("l", DEFAULT_LIMIT))
+    if limit is None or not 1 <= limit <= MAX_GUESSES:
         raise ReplayError(f"The guess limit must be from 1 to {MAX_GUESSES}.")
-    limit = int(raw_limit)
     raw = str(args.get("g", ""))
     items = raw.split(".") if raw else []
     if len(items) > limit:
@@ -122,8 +122,10 @@ def parse_replay(slug: str, code: str, args) -> dict:
     step = args.get("step")
     if step is None or step == "":
         step = 0
-    elif not str(step).isdigit() or int(step) > len(history):
-        raise ReplayError(f"The step must be a whole number from 0 to {len(history)}.")
+    else:
+        step = small_number(step)
+        if step is None or step > len(history):
+            raise ReplayError(f"The step must be a whole number from 0 to {len(history)}.")
     return {"size": size, "secret": secret, "history": history, "won": won, "limit": limit,
             "step": int(step), "code": code, "slug": slug}
 
