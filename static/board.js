@@ -150,6 +150,22 @@
     }
   });
 
+  // An answer htmx cannot swap in (a 5xx, or no answer at all): say so
+  // where the player looks, instead of dropping the guess silently.
+  function failed(event) {
+    var xhr = event.detail.xhr;
+    var text = (xhr && xhr.getResponseHeader("X-Message")) ||
+      (xhr && xhr.status ? "The server could not answer (error " + xhr.status + "). Your last action was not saved: try again."
+                         : "The server cannot be reached. Your last action was not saved: check your connection and try again.");
+    var box = document.getElementById("guess-error") || document.getElementById("page-error");
+    if (box) {
+      box.textContent = text;
+      box.setAttribute("role", "alert");
+    }
+  }
+  document.addEventListener("htmx:responseError", failed);
+  document.addEventListener("htmx:sendError", failed);
+
   // A page restored from the back-forward cache may show an old board: load it afresh.
   window.addEventListener("pageshow", function (event) {
     if (event.persisted && game()) window.location.reload();

@@ -230,3 +230,17 @@ def test_no_content_security_policy_violations(page, live_server, app):
         page.wait_for_load_state()
     page.keyboard.press("ArrowRight")
     assert violations == []
+
+
+def test_a_failed_save_is_shown_on_the_board(page, live_server, app):
+    start(page, live_server)
+    app.config["DATABASE_READ_ONLY"] = True
+    try:
+        page.locator("#guess-input").fill("1122")
+        page.keyboard.press("Enter")
+        expect(page.locator("#guess-error")).to_contain_text("could not be saved just now")
+        expect(page.locator("ol.rows > li")).to_have_count(0)
+    finally:
+        app.config["DATABASE_READ_ONLY"] = False
+    page.keyboard.press("Enter")
+    expect(page.locator("ol.rows > li")).to_have_count(1)

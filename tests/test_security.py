@@ -85,3 +85,23 @@ def test_odd_numbers_in_codemaker_answers(client):
     assert resp.status_code == 400
     resp = client.post(f"/api/codemaker/{gid}/feedback", json={"black": 10**6, "white": 0})
     assert resp.status_code == 400
+
+
+def test_read_only_database_is_a_503_and_loses_nothing(client, app):
+    with app.app_context():
+        game = store.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
+    client.post(f"/api/games/{game.id}/guesses", json={"guess": "1122"})
+    app.config["DATABASE_READ_ONLY"] = True
+    try:
+        resp = client.post(f"/api/games/{game.id}/guesses", json={"guess": "3456"})
+        assert resp.status_code == 503 and resp.headers["Retry-After"] == "30"
+        assert "could not be saved just now" in resp.get_json()["error"]
+        page = client.post(f"/games/{game.id}/guesses", data={"guess": "3456", "move": "2"})
+        assert page.status_code == 503 and "Nothing was lost" in page.get_data(as_text=True)
+        assert client.post("/api/games", json={}).status_code == 503
+        assert client.get(f"/api/games/{game.id}").status_code == 200  # reading still works
+    finally:
+        app.config["DATABASE_READ_ONLY"] = False
+    with app.app_context():
+        assert [str(m.guess) for m in store.load_game(game.id).moves] == ["1122"]
+    assert client.post(f"/api/games/{game.id}/guesses", json={"guess": "3456"}).status_code == 200

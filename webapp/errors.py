@@ -25,7 +25,23 @@ def error_response(status: int, message: str):
     return make_response(render_template("error.html", status=status, message=message), status)
 
 
+UNAVAILABLE = ("The game could not be saved just now (the server cannot write its records). "
+               "Nothing was lost: try again in a moment.")
+
+
 def init_app(app) -> None:
+    import sqlite3
+
+    @app.errorhandler(sqlite3.OperationalError)
+    def store_unavailable(exc):
+        """A database that cannot be written (read-only, disk full, locked):
+        a 503 the player understands, never a 500."""
+        app.logger.error("database unavailable: %s", exc)
+        response = error_response(503, UNAVAILABLE)
+        response.headers["Retry-After"] = "30"
+        response.headers["X-Message"] = UNAVAILABLE
+        return response
+
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
         custom = exc.description != type(exc).description

@@ -158,10 +158,17 @@ def init_db(path: str) -> None:
         db.close()
 
 
+class StoreUnavailable(RuntimeError):
+    """The database cannot be written (read-only, disk full, locked too long)."""
+
+
 def get_db() -> sqlite3.Connection:
-    """This request's connection."""
+    """This request's connection (read-only while ``DATABASE_READ_ONLY`` is
+    set, for maintenance such as a backup)."""
     if "db" not in g:
         g.db = connect(current_app.config["DATABASE"])
+        if current_app.config.get("DATABASE_READ_ONLY"):
+            g.db.execute("PRAGMA query_only = ON")
     return g.db
 
 
@@ -182,7 +189,10 @@ def transaction():
         yield db
         db.execute("COMMIT")
     except BaseException:
-        db.execute("ROLLBACK")
+        try:
+            db.execute("ROLLBACK")
+        except sqlite3.Error:  # keep the error that matters, not the rollback's
+            current_app.logger.warning("rollback failed after an error", exc_info=True)
         raise
 
 
