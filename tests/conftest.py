@@ -22,7 +22,9 @@ def db_path(tmp_path):
 
 @pytest.fixture
 def app(db_path):
-    app = create_app({"DATABASE": db_path, "TESTING": True})
+    # Tests create games far faster than any player: a generous limit here;
+    # test_limits.py checks the real one.
+    app = create_app({"DATABASE": db_path, "TESTING": True, "CREATE_RATE_LIMIT": "5000 per minute"})
     yield app
     app.extensions["jobs"].stop()  # the embedded job consumer's threads
 

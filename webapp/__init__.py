@@ -36,13 +36,14 @@ def create_app(config=None):
         app.config.update(config)
     os.makedirs(os.path.dirname(os.path.abspath(app.config["DATABASE"])), exist_ok=True)
 
-    from . import api, challenges, codemaker, errors, jobs, play, security, share, solver, store, web
+    from . import api, challenges, codemaker, errors, jobs, limits, play, security, share, solver, store, web
     from .engine import kernels
 
     if app.config["WARM_UP"]:
         kernels.warm_up()
 
     security.init_app(app)
+    limits.init_app(app)
     store.init_app(app)
     jobs.init_app(app)
     web.init_app(app)

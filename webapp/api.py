@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, request, url_for
 
+from .limits import creating
 from . import store
 from .engine import Code, MastermindError
 from .errors import error_response
@@ -55,6 +56,7 @@ def json_body(default=None):
 
 
 @bp.post("/games")
+@creating
 def create():
     body = json_body(default={})
     try:

@@ -8,6 +8,7 @@ from collections import Counter
 
 from flask import Blueprint, abort, current_app, g, redirect, render_template, request, url_for
 
+from .limits import creating
 from . import store
 from .api import game_json, json_body
 from .engine import Code, MastermindError, get_strategy
@@ -94,6 +95,7 @@ def new():
 
 
 @bp.post("/challenges")
+@creating
 def create():
     form = request.form
     try:
@@ -114,6 +116,7 @@ def challenge(challenge_id):
 
 
 @bp.post("/c/<challenge_id>/games")
+@creating
 def join(challenge_id):
     c = challenge_or_404(challenge_id)
     try:
@@ -139,6 +142,7 @@ def results_page(challenge_id, key):
 
 
 @api.post("")
+@creating
 def create_json():
     body = json_body(default={})
     try:
@@ -153,6 +157,7 @@ def create_json():
 
 
 @api.post("/<challenge_id>/games")
+@creating
 def join_json(challenge_id):
     c = challenge_or_404(challenge_id)
     body = json_body(default={})

@@ -9,6 +9,7 @@ import hashlib
 import numpy as np
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 
+from .limits import creating
 from . import store
 from .api import json_body
 from .engine import (
@@ -113,6 +114,7 @@ def new():
 
 
 @bp.post("")
+@creating
 def create():
     form = request.form
     try:
@@ -158,6 +160,7 @@ def undo_form(game_id):
 
 
 @api.post("")
+@creating
 def create_json():
     body = json_body(default={})
     try:

@@ -11,6 +11,7 @@ MESSAGES = {
     404: "There is nothing at this address.",
     405: "That method is not allowed here.",
     413: "That request is too large.",
+    429: "Too many new games from this address just now: wait a minute, then try again.",
 }
 
 
@@ -44,7 +45,7 @@ def init_app(app) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
-        custom = exc.description != type(exc).description
+        custom = exc.description != type(exc).description and exc.code != 429
         message = exc.description if custom else MESSAGES.get(exc.code, exc.name)
         response = error_response(exc.code or 500, message)
         if exc.code == 405 and exc.valid_methods:

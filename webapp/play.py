@@ -8,6 +8,7 @@ import time
 import numpy as np
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
+from .limits import creating
 from . import store
 from . import jobs
 from .engine import (
@@ -131,6 +132,7 @@ def index():
 
 
 @bp.post("/games")
+@creating
 def new_game():
     form = request.form
     preset = PRESETS_BY_KEY.get(form.get("preset", ""))

@@ -1,0 +1,47 @@
+"""Rate limits on creating routes: a clear 429 with Retry-After, and playing
+is never limited."""
+
+import pytest
+
+from webapp import create_app
+
+
+@pytest.fixture
+def limited(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "TESTING": True,
+                      "CREATE_RATE_LIMIT": "5 per minute"})
+    yield app
+    app.extensions["jobs"].stop()
+
+
+def test_game_creation_is_limited_per_client(limited):
+    client = limited.test_client()
+    games = [client.post("/api/games", json={}) for _ in range(5)]
+    assert all(r.status_code == 201 for r in games)
+    refused = client.post("/api/games", json={})
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
+    assert "wait a minute" in refused.get_json()["error"]
+    page = client.post("/games", data={"preset": "classic"})
+    assert page.status_code == 429 and "wait a minute" in page.get_data(as_text=True)
+    # Playing the games already made is never limited.
+    game = games[0].get_json()
+    for guess in ["1111", "2222", "3333", "4444", "5555", "6666", "1122"]:
+        assert client.post(f"/api/games/{game['id']}/guesses", json={"guess": guess}).status_code in (200, 409)
+    # Another address has its own count.
+    other = client.post("/api/games", json={}, environ_overrides={"REMOTE_ADDR": "10.9.8.7"})
+    assert other.status_code == 201
+
+
+def test_challenges_and_codemaker_share_the_limit(limited):
+    client = limited.test_client()
+    for url in ["/api/challenges", "/api/codemaker", "/api/challenges", "/api/codemaker", "/api/games"]:
+        assert client.post(url, json={}).status_code == 201
+    assert client.post("/api/codemaker", json={}).status_code == 429
+
+
+def test_limits_can_be_turned_off(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "RATELIMIT_ENABLED": False,
+                      "CREATE_RATE_LIMIT": "1 per minute"})
+    client = app.test_client()
+    assert [client.post("/api/games", json={}).status_code for _ in range(3)] == [201] * 3
+    app.extensions["jobs"].stop()
