@@ -45,14 +45,32 @@ def test_suggestion_without_javascript_survives_reload(client, app, game):
     assert "suggests" not in client.get(f"/games/{game.id}").get_data(as_text=True)
 
 
-def test_suggestions_are_counted_and_shown_at_the_end(client, game):
-    for _ in range(2):
-        client.post(f"/games/{game.id}/suggestion", data={"strategy": "knuth"}, headers=HX)
-    client.post(f"/games/{game.id}/guesses", data={"guess": "6543", "move": "2"})
+def test_suggestions_are_counted_per_move(client, game):
+    """Asking twice on one move counts once; a hint on another move counts again."""
+    for name in ("knuth", "entropy"):
+        client.post(f"/games/{game.id}/suggestion", data={"strategy": name}, headers=HX)
+    client.post(f"/games/{game.id}/guesses", data={"guess": "3456", "move": "2"})
+    client.post(f"/games/{game.id}/suggestion", data={"strategy": "knuth"}, headers=HX)
+    client.post(f"/games/{game.id}/guesses", data={"guess": "6543", "move": "3"})
     html = client.get(f"/games/{game.id}").get_data(as_text=True)
-    assert "Suggestions used: 2." in html
+    assert "Hints shown on 2 moves." in html
     resp = client.post(f"/games/{game.id}/suggestion", data={"strategy": "knuth"})
     assert resp.status_code == 409
+
+
+def test_a_shown_hint_is_stored_not_recomputed(client, app, game, monkeypatch):
+    client.post(f"/games/{game.id}/suggestion", data={"strategy": "entropy"})
+    first = client.get(f"/games/{game.id}").get_data(as_text=True)
+    from webapp import play
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the hint was worked out again")
+
+    monkeypatch.setattr(play, "best_guess", refuse)
+    again = client.get(f"/games/{game.id}").get_data(as_text=True)
+    assert suggested(again) == suggested(first)
+    # Without JavaScript the hint also fills the guess field.
+    assert f'value="{suggested(first)}"' in again
 
 
 def test_unknown_strategy_is_a_clear_400(client, game):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 
 import numpy as np
@@ -56,6 +57,8 @@ def board_context(game: store.Game, **extra) -> dict:
     if not game.over and game.hint_move == game.next_move and "suggestion" not in extra:
         try:
             context["suggestion"] = suggest(game, game.hint_strategy)
+            if "result" in context["suggestion"] and "draft" not in extra:
+                context["draft"] = str(context["suggestion"]["result"].guess)
         except (MastermindError, jobs.Busy) as exc:
             context["suggestion_error"] = str(exc)
     context.update(extra)
@@ -63,12 +66,18 @@ def board_context(game: store.Game, **extra) -> dict:
 
 
 def suggest(game: store.Game, strategy_name: str) -> dict:
-    """A strategy's next guess for this game, with how long it took. The
-    random strategy is seeded by the game and move, so a reload shows the
-    same suggestion. A guess that would take more than about a second (an
-    exact search off the shipped tree, a large board early on) is worked out
-    in the background: then ``job`` holds its progress until it is done."""
+    """A strategy's next guess for this game, with how long it took to work
+    out. A hint worked out before for this move is read back, not computed
+    again. The random strategy is seeded by the game and move, so it is the
+    same on every reload. A guess that would take more than about a second
+    (an exact search off the shipped tree, a large board early on) is worked
+    out in the background: then ``job`` holds its progress until it is done."""
     strategy = get_strategy(strategy_name)
+    stored = store.load_hint(game.id, game.next_move, strategy.name)
+    if stored is not None:
+        data = json.loads(stored)
+        suggestion = suggestion_from(data, game.size, strategy)
+        return {"result": suggestion, "ms": data["ms"], "bars": partition_bars(suggestion.partition, game.size.pegs)}
     history = game.history()
     seed = int.from_bytes(hashlib.sha256(f"{game.id}:{game.next_move}".encode()).digest()[:8], "big")
     started = time.perf_counter()
@@ -77,6 +86,7 @@ def suggest(game: store.Game, strategy_name: str) -> dict:
             raise TooSlow("an exact search")
         suggestion = best_guess(strategy, game.size, history, rng=np.random.default_rng(seed),
                                 max_pairs=current_app.config["SUGGESTION_MAX_PAIRS"])
+        ms = (time.perf_counter() - started) * 1000
     except TooSlow:
         job = jobs.get("hint", hint_params(game.size, strategy, history))
         if job.failed:
@@ -84,8 +94,14 @@ def suggest(game: store.Game, strategy_name: str) -> dict:
         if not job.done:
             return {"job": job, "strategy": strategy}
         suggestion = suggestion_from(job.result, game.size, strategy)
-    return {"result": suggestion, "ms": (time.perf_counter() - started) * 1000,
-            "bars": partition_bars(suggestion.partition, game.size.pegs)}
+        ms = job.elapsed * 1000
+    store.save_hint(game.id, game.next_move, strategy.name, json.dumps({**hint_result(suggestion), "ms": ms}))
+    return {"result": suggestion, "ms": ms, "bars": partition_bars(suggestion.partition, game.size.pegs)}
+
+
+def hint_result(s: Suggestion) -> dict:
+    return {"guess": str(s.guess), "remaining": s.remaining, "score": s.score,
+            "partition": {r.key: n for r, n in s.partition.items()}}
 
 
 def hint_params(size, strategy, history) -> dict:
@@ -96,9 +112,7 @@ def hint_params(size, strategy, history) -> dict:
 def compute_hint(params: dict, progress) -> dict:
     """A slow suggestion, in the background (no scoring limit)."""
     size = GameSize(params["pegs"], params["colors"], params["distinct"])
-    s = best_guess(params["strategy"], size, parse_history(params["history"], size))
-    return {"guess": str(s.guess), "remaining": s.remaining, "score": s.score,
-            "partition": {r.key: n for r, n in s.partition.items()}}
+    return hint_result(best_guess(params["strategy"], size, parse_history(params["history"], size)))
 
 
 def suggestion_from(result: dict, size, strategy) -> Suggestion:

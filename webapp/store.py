@@ -37,6 +37,13 @@ CREATE TABLE IF NOT EXISTS guesses (
     at      REAL NOT NULL,
     PRIMARY KEY (game_id, move)
 );
+CREATE TABLE IF NOT EXISTS hints (
+    game_id  TEXT NOT NULL REFERENCES games(id),
+    move     INTEGER NOT NULL,
+    strategy TEXT NOT NULL,
+    result   TEXT NOT NULL,
+    PRIMARY KEY (game_id, move, strategy)
+);
 CREATE TABLE IF NOT EXISTS challenges (
     id          TEXT PRIMARY KEY,
     pegs        INTEGER NOT NULL,
@@ -277,15 +284,32 @@ def set_show_count(game_id: str, show: bool) -> None:
 
 
 def record_suggestion(game: Game, strategy: str) -> None:
-    """Count a suggestion and remember which strategy gave it for this move,
-    so the board can show it again after a reload."""
+    """Remember which strategy's hint the board shows for this move, so a
+    reload shows it again, and count the moves on which a hint was shown
+    (asking again for the same move counts once)."""
     get_db().execute(
-        "UPDATE games SET suggestions = suggestions + 1, hint_move = ?, hint_strategy = ?"
-        " WHERE id = ? AND status = ?",
-        (game.next_move, strategy, game.id, PLAYING),
+        "UPDATE games SET suggestions = suggestions + CASE WHEN hint_move = ? THEN 0 ELSE 1 END,"
+        " hint_move = ?, hint_strategy = ? WHERE id = ? AND status = ?",
+        (game.next_move, game.next_move, strategy, game.id, PLAYING),
     )
-    game.suggestions += 1
+    if game.hint_move != game.next_move:
+        game.suggestions += 1
     game.hint_move, game.hint_strategy = game.next_move, strategy
+
+
+def save_hint(game_id: str, move: int, strategy: str, result: str) -> None:
+    """Keep a worked-out hint, so showing the board again costs nothing."""
+    get_db().execute(
+        "INSERT INTO hints (game_id, move, strategy, result) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT (game_id, move, strategy) DO NOTHING",
+        (game_id, move, strategy, result),
+    )
+
+
+def load_hint(game_id: str, move: int, strategy: str) -> str | None:
+    row = get_db().execute("SELECT result FROM hints WHERE game_id = ? AND move = ? AND strategy = ?",
+                           (game_id, move, strategy)).fetchone()
+    return row[0] if row else None
 
 
 # --- background jobs: one row per computation, keyed by what it computes ---------------------
