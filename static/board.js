@@ -119,16 +119,27 @@
     }
   }, true);
 
-  // After htmx swaps the board, put focus where the player continues: the
-  // guess field, or the outcome once the game is over. Run after every
-  // settle of the request (the live region is swapped too), once all is in place.
+  // After a guess, put focus where the player continues: the guess field,
+  // or the outcome once the game is over. Other swaps (a hint, the count)
+  // leave focus alone, so a phone's keyboard does not pop up; a hint's code
+  // is in the field with the caret after it.
+  var afterGuess = false;
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    afterGuess = event.target.id === "guess-form";
+  });
   var refocus = null;
   document.addEventListener("htmx:afterSettle", function () {
     render();
+    var field = input();
+    if (field) {
+      var end = field.value.length;
+      try { field.setSelectionRange(end, end); } catch (e) { /* not a text field */ }
+    }
+    if (!afterGuess) return;
+    afterGuess = false;
     clearTimeout(refocus);
     refocus = setTimeout(function () {
-      var field = input();
-      var target = field || document.getElementById("outcome");
+      var target = input() || document.getElementById("outcome");
       if (target && document.activeElement !== target) target.focus();
     }, 0);
   });

@@ -5,7 +5,7 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 from webapp import store
-from webapp.engine import Code, feedback
+from webapp.engine import Code, candidates, feedback
 
 SHOTS = Path(__file__).resolve().parent.parent / "test-results"
 
@@ -142,16 +142,24 @@ def test_play_without_javascript(nojs_page, live_server, app):
     secret, game = secret_of(app, page)
     assert game.size.distinct
     played = wrong_guesses(secret, 6, 4, 2) + ["12"]
-    for guess in played + [secret]:
+    for guess in played:
         page.locator("#guess-input").fill(guess)
         page.get_by_role("button", name="Guess", exact=True).click()
         if guess == "12":
             expect(page.locator("#guess-error")).to_contain_text("has 2")
     played.remove("12")
+    page.get_by_role("button", name="Show codes still possible").click()
+    history = [(Code.parse(g, game.size), feedback(Code.parse(g, game.size), Code.parse(secret, game.size)))
+               for g in played]
+    left = candidates(game.size, history)
+    expect(page.locator("#possible-count")).to_have_text(str(len(left)))
+    if len(left) <= 50:  # the codes themselves, as pegs
+        expect(page.locator(".possible-codes .code")).to_have_count(len(left))
+    page.locator("#guess-input").fill(secret)
+    page.get_by_role("button", name="Guess", exact=True).click()
     expect(page.locator(".outcome h2")).to_contain_text("You cracked it in 3 guesses")
     check_rows(page, game, secret, played + [secret])
-    page.get_by_role("button", name="Show codes still possible").click()
-    expect(page.locator("#possible-count")).to_have_text("1")
+    expect(page.get_by_role("button", name="Show codes still possible")).to_have_count(0)
 
 
 def test_suggestion_button(page, live_server, app):
@@ -163,10 +171,21 @@ def test_suggestion_button(page, live_server, app):
     page.get_by_label("Strategy").select_option("entropy")
     page.get_by_role("button", name="Suggest a guess").click()
     expect(page.locator(".suggested-code")).to_have_text("1234")
-    expect(page.locator("#guess-input")).to_be_focused()
+    # The hint is announced, focus stays where it was (no keyboard pops up on
+    # a phone), and the caret waits after the code: Backspace removes its last peg.
+    expect(page.locator("#announce")).to_have_text("entropy suggests 1234; it is now in the guess field.")
+    expect(page.locator("#guess-input")).not_to_be_focused()
+    page.locator("#guess-input").focus()
+    assert page.evaluate("document.getElementById('guess-input').selectionStart") == 4
+    page.keyboard.press("Backspace")
+    expect(page.locator("#guess-input")).to_have_value("123")
+    page.keyboard.type("4")
     page.keyboard.press("Enter")
     expect(page.locator("ol.rows > li")).to_have_count(1)
     expect(page.locator("ol.rows > li").first).to_have_attribute("data-guess", "1234")
+    expect(page).to_have_title("Guess 2 of 10: Mastermind 4×6")  # the tab follows the game
+    page.get_by_role("button", name="Show codes still possible").click()
+    expect(page.locator("#announce")).to_contain_text("Codes still possible: ")
     SHOTS.mkdir(exist_ok=True)
     page.get_by_role("button", name="Suggest a guess").click()
     expect(page.locator(".suggested-code")).to_be_visible()

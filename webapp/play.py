@@ -24,6 +24,8 @@ from .settings import PRESETS, PRESETS_BY_KEY, parse_settings, small_number
 from .web import game_or_404, is_htmx, render
 
 bp = Blueprint("play", __name__)
+# "Show codes still possible" lists the codes themselves up to this many.
+SHOW_CODES = 50
 
 
 def board_context(game: store.Game, **extra) -> dict:
@@ -33,7 +35,8 @@ def board_context(game: store.Game, **extra) -> dict:
         "pegs": game.size.pegs,
         "colors": game.size.colors,
         "secret": game.secret if game.over else None,
-        "remaining": len(candidates(game.size, game.history())) if game.show_count else None,
+        "remaining": None,
+        "remaining_codes": [],
         "error": None,
         "draft": "",
         "announcement": announcement(game),
@@ -42,6 +45,11 @@ def board_context(game: store.Game, **extra) -> dict:
         "suggestion": None,
         "suggestion_error": None,
     }
+    if game.show_count and not game.over:
+        cands = candidates(game.size, game.history())
+        context["remaining"] = int(cands.shape[0])
+        if cands.shape[0] <= SHOW_CODES:
+            context["remaining_codes"] = [Code.from_index(int(i), game.size) for i in cands]
     if game.over:
         challenge = store.challenge_of(game.id)
         if challenge is None:
@@ -204,8 +212,12 @@ def suggestion(game_id):
         return show_board(game, 400, suggestion_error=str(exc), suggestion=None)
     store.record_suggestion(game, name)
     if is_htmx():
-        draft = str(result["result"].guess) if "result" in result else ""
-        return show_board(game, suggestion=result, draft=draft)
+        if "result" in result:
+            s = result["result"]
+            said = f"{s.strategy.name} suggests {s.guess}; it is now in the guess field."
+            return show_board(game, suggestion=result, draft=str(s.guess), announcement=said)
+        return show_board(game, suggestion=result, draft="",
+                          announcement=f"{result['strategy'].name} is working out its suggestion.")
     return redirect(url_for("play.board", game_id=game.id), 303)
 
 
@@ -225,7 +237,10 @@ def counter(game_id):
     store.set_show_count(game.id, show)
     game.show_count = show
     if is_htmx():
-        return show_board(game)
+        context = board_context(game)
+        said = (f"Codes still possible: {context['remaining']}." if show
+                else "The count of codes still possible is hidden.")
+        return show_board(game, announcement=said)
     return redirect(url_for("play.board", game_id=game.id), 303)
 
 
