@@ -25,8 +25,9 @@ def test_create_custom_and_fetch(client):
 
 
 @pytest.mark.parametrize("body, words", [
-    ({"pegs": 99}, "pegs"), ({"colors": 1}, "colors"), ({"pegs": "4"}, "whole number"),
-    ({"max_guesses": 0}, "max_guesses"), ({"distinct": "yes"}, "true or false"),
+    ({"pegs": 99}, "Pegs must be from 2 to 6, not 99."), ({"colors": 1}, "Colours must be from 2 to 9"),
+    ({"pegs": "4"}, "Pegs must be a whole number from 2 to 6"),
+    ({"max_guesses": 0}, "Guesses allowed must be from 1 to 30, not 0."), ({"distinct": "yes"}, "true or false"),
     ({"pegs": 5, "colors": 4, "distinct": True}, "at least 5 colours"), ([1, 2], "object"),
 ])
 def test_create_rejects_bad_settings(client, body, words):

@@ -77,9 +77,9 @@ def test_wrong_results_key_is_not_found(client, challenge):
     ({"secret": "1279"}, "Colour 7, 9 is not in this game"),
     ({"secret": "12"}, "A code has 4 colours"),
     ({"secret": 1234}, "written as digits"),
-    ({"pegs": 9}, "pegs must be from 2 to 6"),
+    ({"pegs": 9}, "Pegs must be from 2 to 6"),
     ({"secret": "1123", "distinct": True}, "different colours"),
-    ({"max_guesses": 0}, "max_guesses must be from 1 to 30"),
+    ({"max_guesses": 0}, "Guesses allowed must be from 1 to 30"),
 ])
 def test_bad_challenges(client, body, words):
     resp = client.post("/api/challenges", json=body)

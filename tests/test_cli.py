@@ -57,7 +57,7 @@ def test_suggest():
 
 @pytest.mark.parametrize("args, words", [
     (["analyse", "--strategy", "nope"], "unknown strategy"),
-    (["analyse", "--pegs", "9"], "pegs must be from 2 to 6"),
+    (["analyse", "--pegs", "9"], "Pegs must be from 2 to 6"),
     (["analyse", "--pegs", "6", "--colors", "9"], "analysis goes up to"),
     (["suggest", "1122:3,1"], "can never happen"),
     (["suggest", "1122:1,0", "3456:4,0"], "No secret fits"),

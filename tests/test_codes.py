@@ -97,8 +97,10 @@ def test_parse_accepts_separators():
 
 
 @pytest.mark.parametrize("kwargs, words", [
-    ({"pegs": 99}, "pegs"), ({"pegs": 1}, "pegs"), ({"colors": 10}, "colors"),
-    ({"pegs": 5, "colors": 4, "distinct": True}, "at least 5 colours"), ({"pegs": True}, "pegs"),
+    ({"pegs": 99}, "Pegs must be from 2 to 6, not 99."), ({"pegs": 1}, "Pegs must be from 2 to 6"),
+    ({"colors": 10}, "Colours must be from 2 to 9, not 10."),
+    ({"pegs": 5, "colors": 4, "distinct": True}, "at least 5 colours"),
+    ({"pegs": True}, "Pegs must be a whole number"),
 ])
 def test_size_errors(kwargs, words):
     with pytest.raises(SizeError) as info:

@@ -142,7 +142,7 @@ def test_failed_job_is_reported(tmp_path, monkeypatch):
     app.extensions["jobs"].stop()
 
 
-@pytest.mark.parametrize("query,words", [("pegs=7", "pegs must be from 2 to 6"),
+@pytest.mark.parametrize("query,words", [("pegs=7", "Pegs must be from 2 to 6"),
                                          ("pegs=6&colors=9", "whole-game analysis goes up to")])
 def test_compare_bad_parameters(client, query, words):
     resp = client.get(f"/api/solver/compare?{query}")

@@ -1,5 +1,6 @@
 """The HTML pages: home, new games, the board, guesses with and without htmx."""
 
+import html as html_lib
 import re
 
 import pytest
@@ -11,7 +12,7 @@ HX = {"HX-Request": "true"}
 
 
 def error_text(html: str) -> str:
-    return " ".join(m.strip() for m in re.findall(r'class="error"[^>]*>([^<]*)<', html) if m.strip())
+    return html_lib.unescape(" ".join(m.strip() for m in re.findall(r'class="error"[^>]*>([^<]*)<', html) if m.strip()))
 
 
 def test_home_lists_presets(client):
@@ -41,9 +42,23 @@ def test_custom_game_and_errors(client):
     resp = client.post("/games", data={"pegs": "3", "colors": "5", "max_guesses": "8", "distinct": "1"})
     assert resp.status_code == 303
     resp = client.post("/games", data={"pegs": "9", "colors": "5", "max_guesses": "8"})
-    assert resp.status_code == 400 and "pegs must be from 2 to 6" in error_text(resp.get_data(as_text=True))
+    assert resp.status_code == 400 and "Pegs must be from 2 to 6" in error_text(resp.get_data(as_text=True))
     resp = client.post("/games", data={"pegs": "four", "colors": "5", "max_guesses": "8"})
     assert resp.status_code == 400 and "whole number" in error_text(resp.get_data(as_text=True))
+
+
+@pytest.mark.parametrize("form,words", [
+    ({"max_guesses": "99999999"}, "Guesses allowed must be a whole number from 1 to 30, not '99999999'."),
+    ({"pegs": "-1"}, "Pegs must be a whole number from 2 to 6, not '-1'."),
+    ({"colors": "x" * 5000}, "not 'xxxxxxxxxxxx'."),
+    ({"distinct": "maybe"}, "with on or off"),
+    ({"preset": "mega"}, "There is no game called 'mega'"),
+])
+def test_errors_in_words(client, form, words):
+    resp = client.post("/games", data=form)
+    text = error_text(resp.get_data(as_text=True))
+    assert resp.status_code == 400 and words in text
+    assert "max_guesses" not in text and len(text) < 200
 
 
 @pytest.fixture

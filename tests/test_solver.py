@@ -74,8 +74,8 @@ def test_distinct_and_other_sizes(client):
 @pytest.mark.parametrize("query,words,status", [
     ("strategy=nope", "Unknown strategy", 400),
     ("adversary=sneaky", "Unknown adversary", 400),
-    ("pegs=9", "pegs must be from 2 to 6", 400),
-    ("colors=x", "colors must be a whole number", 400),
+    ("pegs=9", "Pegs must be from 2 to 6", 400),
+    ("colors=x", "Colours must be a whole number", 400),
     ("step=9", "past the end of this line", 400),
     ("step=-1", "whole number from 0 to 5", 400),
     ("pegs=6&colors=9", "sizes up to 32,768 codes", 422),

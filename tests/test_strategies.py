@@ -115,3 +115,9 @@ def test_unknown_strategy():
 def test_every_preset_is_described():
     for strategy in PRESETS.values():
         assert strategy.description.endswith(".") and strategy.reference
+
+
+def test_unknown_strategy_is_not_echoed_at_length():
+    with pytest.raises(StrategyError) as info:
+        get_strategy("x" * 5000)
+    assert len(str(info.value)) < 300 and "xxxx…" in str(info.value)

@@ -20,7 +20,7 @@ from .engine.codes import conceal, format_history, parse_history
 from .engine.strategies import TooSlow
 from .engine.position import partition_bars
 from .share import game_replay_url, share_context
-from .settings import PRESETS, PRESETS_BY_KEY, parse_settings, small_number
+from .settings import PRESETS, PRESETS_BY_KEY, SettingsError, parse_settings, small_number
 from .web import game_or_404, is_htmx, render
 
 bp = Blueprint("play", __name__)
@@ -159,6 +159,8 @@ def new_game():
     form = request.form
     preset = PRESETS_BY_KEY.get(form.get("preset", ""))
     try:
+        if "preset" in form and preset is None:
+            raise SettingsError(f"There is no game called '{form['preset'][:20]}': choose one of the presets.")
         if preset:
             size, limit = preset.size, preset.max_guesses
         else:

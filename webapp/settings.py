@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .engine import GameSize, MastermindError
-from .engine.codes import MAX_GUESSES, MIN_GUESSES
+from .engine.codes import MAX_COLORS, MAX_GUESSES, MAX_PEGS, MIN_COLORS, MIN_GUESSES, MIN_PEGS
 
 
 class SettingsError(MastermindError):
@@ -43,23 +43,36 @@ def small_number(text) -> int | None:
     return int(text) if text.isascii() and text.isdigit() and len(text) <= 4 else None
 
 
+FIELDS = {  # what a person calls each setting, and its range
+    "pegs": ("Pegs", MIN_PEGS, MAX_PEGS),
+    "colors": ("Colours", MIN_COLORS, MAX_COLORS),
+    "max_guesses": ("Guesses allowed", MIN_GUESSES, MAX_GUESSES),
+}
+YES, NO = {"1", "true", "on", "yes"}, {"0", "false", "off", "no", ""}
+
+
 def _whole(name: str, value, typed: bool) -> int:
+    label, low, high = FIELDS[name]
     if typed:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise SettingsError(f"{name} must be a whole number.")
+            raise SettingsError(f"{label} must be a whole number from {low} to {high}.")
         return value
-    text = str(value).strip()
-    if not text.isascii() or not text.isdigit() or len(text) > 3:
-        raise SettingsError(f"{name} must be a whole number, not '{text[:20]}'.")
-    return int(text)
+    number = small_number(value)
+    if number is None:
+        shown = str(value).strip()[:12]
+        raise SettingsError(f"{label} must be a whole number from {low} to {high}, not '{shown}'.")
+    return number
 
 
 def _flag(value, typed: bool) -> bool:
     if typed:
         if not isinstance(value, bool):
-            raise SettingsError("distinct must be true or false.")
+            raise SettingsError("\"distinct\" must be true or false.")
         return value
-    return str(value).strip().lower() in {"1", "true", "on", "yes"}
+    text = str(value).strip().lower()
+    if text not in YES | NO:
+        raise SettingsError("Say whether the secret uses different colours with on or off.")
+    return text in YES
 
 
 def parse_size(data, typed: bool = False) -> GameSize:
@@ -81,5 +94,5 @@ def parse_settings(data, typed: bool) -> tuple[GameSize, int]:
     size = parse_size(data, typed)
     limit = _whole("max_guesses", data.get("max_guesses", DEFAULTS["max_guesses"]), typed)
     if not MIN_GUESSES <= limit <= MAX_GUESSES:
-        raise SettingsError(f"max_guesses must be from {MIN_GUESSES} to {MAX_GUESSES}, not {limit}.")
+        raise SettingsError(f"Guesses allowed must be from {MIN_GUESSES} to {MAX_GUESSES}, not {limit}.")
     return size, limit

@@ -48,14 +48,15 @@ class GameSize:
     distinct: bool = False
 
     def __post_init__(self):
-        for name, low, high in (("pegs", MIN_PEGS, MAX_PEGS), ("colors", MIN_COLORS, MAX_COLORS)):
+        for name, label, low, high in (("pegs", "Pegs", MIN_PEGS, MAX_PEGS),
+                                       ("colors", "Colours", MIN_COLORS, MAX_COLORS)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int):
-                raise SizeError(f"{name} must be a whole number from {low} to {high}.")
+                raise SizeError(f"{label} must be a whole number from {low} to {high}.")
             if not low <= value <= high:
-                raise SizeError(f"{name} must be from {low} to {high}, not {value}.")
+                raise SizeError(f"{label} must be from {low} to {high}, not {value}.")
         if not isinstance(self.distinct, bool):
-            raise SizeError("distinct must be true or false.")
+            raise SizeError("Whether the secret uses different colours must be true or false.")
         if self.distinct and self.colors < self.pegs:
             raise SizeError(
                 f"A secret of {self.pegs} different colours needs at least {self.pegs} colours, "

@@ -204,7 +204,8 @@ def get_strategy(name: str) -> Strategy:
         return PRESETS[name]
     except (KeyError, TypeError):
         known = ", ".join(PRESETS)
-        raise StrategyError(f"Unknown strategy '{name}'. Choose one of: {known}.") from None
+        shown = str(name)[:24] + ("…" if len(str(name)) > 24 else "")
+        raise StrategyError(f"Unknown strategy '{shown}'. Choose one of: {known}.") from None
 
 
 # --- the guess pool, reduced by symmetry --------------------------------------------------
