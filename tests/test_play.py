@@ -167,3 +167,21 @@ def test_unknown_game_pages(client):
 def test_oversized_form(client, game):
     resp = client.post(f"/games/{game.id}/guesses", data={"guess": "1" * 40000, "move": "1"})
     assert resp.status_code == 413
+
+
+def test_watch_link_shows_moves_but_cannot_play(client, app):
+    with app.app_context():
+        game = store.create_game(GameSize(), 10, Code.parse("6543", GameSize()))
+    data = client.post(f"/api/games/{game.id}/guesses", json={"guess": "1122"}).get_json()
+    watch = data["watch_url"]
+    assert game.id not in watch
+    html = client.get(watch).get_data(as_text=True)
+    assert 'data-guess="1122"' in html and game.id not in html
+    assert "6543" not in html and "<form" not in html.split('<main', 1)[1]
+    assert 'hx-trigger="every 3s"' in html
+    board = client.get(f"/games/{game.id}").get_data(as_text=True)
+    assert watch in board  # the board offers it, and says which link is which
+    client.post(f"/api/games/{game.id}/guesses", json={"guess": "6543"})
+    done = client.get(watch).get_data(as_text=True)
+    assert '<span class="secret-text">6543</span>' in done and "Solved in 2 guesses." in done
+    assert client.get("/watch/nope").status_code == 404

@@ -29,6 +29,7 @@ def game_json(game: store.Game) -> dict:
             for m in game.moves
         ],
         "url": url_for("play.board", game_id=game.id),
+        "watch_url": url_for("play.watch", token=store.watch_token(game.id)),
     }
     if game.over:
         data["secret"] = str(game.secret)

@@ -7,7 +7,7 @@ import json
 import time
 
 import numpy as np
-from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 
 from .limits import creating
 from . import store
@@ -69,6 +69,7 @@ def board_context(game: store.Game, **extra) -> dict:
                 context["draft"] = str(context["suggestion"]["result"].guess)
         except (MastermindError, jobs.Busy) as exc:
             context["suggestion_error"] = str(exc)
+    context["watch_link"] = url_for("play.watch", token=store.watch_token(game.id), _external=True)
     context.update(extra)
     return context
 
@@ -252,6 +253,19 @@ def never_stale(response):
     board would offer a move that was already played."""
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+@bp.get("/watch/<token>")
+def watch(token):
+    """A game seen by others: its rows as they come, no way to play, no link
+    to the board, and the secret only once the game is over."""
+    try:
+        game = store.watched_game(token)
+    except store.GameNotFound:
+        abort(404, "There is no game to watch at this address. It may have been mistyped.")
+    context = {"game": game, "pegs": game.size.pegs, "secret": game.secret if game.over else None,
+               "replay_link": game_replay_url(game), "token": token}
+    return render("watch.html", "_watch.html", **context)
 
 
 def init_app(app) -> None:

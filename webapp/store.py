@@ -37,6 +37,10 @@ CREATE TABLE IF NOT EXISTS guesses (
     at      REAL NOT NULL,
     PRIMARY KEY (game_id, move)
 );
+CREATE TABLE IF NOT EXISTS watch_links (
+    token   TEXT PRIMARY KEY,
+    game_id TEXT NOT NULL UNIQUE REFERENCES games(id)
+);
 CREATE TABLE IF NOT EXISTS hints (
     game_id  TEXT NOT NULL REFERENCES games(id),
     move     INTEGER NOT NULL,
@@ -221,14 +225,16 @@ def random_secret(size: GameSize) -> Code:
 
 
 def create_game(size: GameSize, max_guesses: int, secret: Code | None = None) -> Game:
-    """Store a new game and return it."""
+    """Store a new game (and its watch link) and return it."""
     secret = secret or random_secret(size)
     game_id = new_game_id()
-    get_db().execute(
-        "INSERT INTO games (id, pegs, colors, distinct_, max_guesses, secret, created_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (game_id, size.pegs, size.colors, int(size.distinct), max_guesses, str(secret), time.time()),
-    )
+    with transaction() as db:
+        db.execute(
+            "INSERT INTO games (id, pegs, colors, distinct_, max_guesses, secret, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (game_id, size.pegs, size.colors, int(size.distinct), max_guesses, str(secret), time.time()),
+        )
+        db.execute("INSERT INTO watch_links (token, game_id) VALUES (?, ?)", (new_game_id(), game_id))
     return load_game(game_id)
 
 
@@ -540,3 +546,25 @@ def undo_codemaker_reply(game_id: str) -> CodemakerGame:
             db.execute("DELETE FROM codemaker_replies WHERE game_id = ? AND move = ?", (game.id, len(game.moves)))
             game.moves.pop()
     return game
+
+
+# --- watch links: a game seen by others, who cannot play in it ----------------------------------
+
+
+def watch_token(game_id: str) -> str:
+    """The game's read-only link token (made the first time it is asked for)."""
+    db = get_db()
+    query = "SELECT token FROM watch_links WHERE game_id = ?"
+    row = db.execute(query, (str(game_id),)).fetchone()
+    if row is None:  # written once, so showing a board stays a read
+        db.execute("INSERT INTO watch_links (token, game_id) VALUES (?, ?) ON CONFLICT (game_id) DO NOTHING",
+                   (new_game_id(), str(game_id)))
+        row = db.execute(query, (str(game_id),)).fetchone()
+    return row[0]
+
+
+def watched_game(token: str) -> Game:
+    row = get_db().execute("SELECT game_id FROM watch_links WHERE token = ?", (str(token),)).fetchone()
+    if row is None:
+        raise GameNotFound(token)
+    return load_game(row[0])
