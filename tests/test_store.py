@@ -111,3 +111,24 @@ def test_gunicorn_workers_share_games(tmp_path):
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_abandoned_games_expire(app):
+    import time as clock
+
+    with app.app_context():
+        old = store.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
+        store.add_guess(old.id, Code.parse("1122", GameSize()))
+        finished = store.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
+        store.add_guess(finished.id, Code.parse("1234", GameSize()))
+        fresh = store.create_game(GameSize(), 10)
+        db = store.get_db()
+        long_ago = clock.time() - 40 * 86400
+        db.execute("UPDATE games SET created_at = ? WHERE id IN (?, ?)", (long_ago, old.id, finished.id))
+        db.execute("UPDATE guesses SET at = ? WHERE game_id IN (?, ?)", (long_ago, old.id, finished.id))
+        assert store.expire_abandoned(clock.time() - 30 * 86400) == 1
+        with pytest.raises(store.GameNotFound):
+            store.load_game(old.id)
+        assert store.load_game(finished.id).status == "won"  # finished games stay
+        assert store.load_game(fresh.id).status == "playing"
+        assert db.execute("SELECT COUNT(*) FROM guesses WHERE game_id = ?", (old.id,)).fetchone()[0] == 0

@@ -64,7 +64,10 @@ def create():
         size, limit = parse_settings(body, typed=True)
     except MastermindError as exc:
         return error_response(400, str(exc))
-    return game_json(store.create_game(size, limit)), 201
+    game = store.create_game(size, limit)
+    from .play import sweep_abandoned
+    sweep_abandoned()
+    return game_json(game), 201
 
 
 @bp.get("/games/<game_id>")

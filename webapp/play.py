@@ -169,6 +169,7 @@ def new_game():
     except MastermindError as exc:
         return render_template("index.html", presets=PRESETS, error=str(exc), form=form), 400
     game = store.create_game(size, limit)
+    sweep_abandoned()
     return redirect(url_for("play.board", game_id=game.id), 303)
 
 
@@ -247,6 +248,22 @@ def counter(game_id):
     return redirect(url_for("play.board", game_id=game.id), 303)
 
 
+_last_sweep = [0.0]
+
+
+def sweep_abandoned() -> None:
+    """Now and then (at most once an hour per process, when a game is
+    created), delete games abandoned for ``GAME_RETENTION_DAYS``."""
+    days = current_app.config["GAME_RETENTION_DAYS"]
+    now = time.time()
+    if not days or now - _last_sweep[0] < 3600:
+        return
+    _last_sweep[0] = now
+    removed = store.expire_abandoned(now - days * 86400)
+    if removed:
+        current_app.logger.info("removed %d abandoned games", removed)
+
+
 @bp.after_request
 def never_stale(response):
     """A board is never shown from the browser's cache: after Back, a stale
@@ -269,4 +286,11 @@ def watch(token):
 
 
 def init_app(app) -> None:
+    app.config.setdefault("GAME_RETENTION_DAYS", 30)
     app.register_blueprint(bp)
+
+    @app.cli.command("expire-games")
+    def expire_games():
+        """Delete games abandoned for GAME_RETENTION_DAYS (30 by default)."""
+        days = app.config["GAME_RETENTION_DAYS"]
+        print(f"removed {store.expire_abandoned(time.time() - days * 86400)} abandoned games")

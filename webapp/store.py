@@ -568,3 +568,21 @@ def watched_game(token: str) -> Game:
     if row is None:
         raise GameNotFound(token)
     return load_game(row[0])
+
+
+# --- retention: games nobody plays any more -----------------------------------------------------
+
+
+def expire_abandoned(cutoff: float) -> int:
+    """Delete the games still being played whose last move (or creation) is
+    older than ``cutoff`` (a Unix time), with everything hanging off them.
+    Finished games stay (their replays and challenge results point at them)."""
+    with transaction() as db:
+        ids = [row[0] for row in db.execute(
+            "SELECT g.id FROM games g WHERE g.status = ? AND COALESCE("
+            "(SELECT MAX(gu.at) FROM guesses gu WHERE gu.game_id = g.id), g.created_at) < ?",
+            (PLAYING, cutoff))]
+        for table in ("guesses", "hints", "watch_links", "challenge_games"):
+            db.executemany(f"DELETE FROM {table} WHERE game_id = ?", [(i,) for i in ids])
+        db.executemany("DELETE FROM games WHERE id = ?", [(i,) for i in ids])
+    return len(ids)
