@@ -135,3 +135,14 @@ def test_optimal_unavailable_for_large_sizes():
     with pytest.raises(StrategyError) as info:
         best_guess("optimal", GameSize(5, 8))
     assert "computed on demand up to" in str(info.value)
+
+
+def test_shared_solver_memory_is_bounded():
+    from webapp.engine.optimal import OptimalSolver
+
+    solver = OptimalSolver(GameSize(3, 4))
+    total = solver.total()
+    assert len(solver.exact) + len(solver.lower) > 10
+    solver.bound_memory(entries=10)
+    assert len(solver.exact) + len(solver.lower) + len(solver.choice) == 0
+    assert solver.total() == total  # it only forgets; answers are the same

@@ -182,3 +182,7 @@ def warm_up() -> None:
     _counts_from_matrix_parallel(table.matrix, codes, codes, table.slots)
     digits_t, counts_t = direct._columns(codes)
     _counts_direct_parallel(direct.digits[codes], direct.counts[codes], digits_t, counts_t, 2, 9)
+    # The exact optimal search (its own kernels), on a size too small to matter.
+    from .optimal import OptimalSolver
+
+    OptimalSolver(GameSize(3, 3)).total()

@@ -47,6 +47,8 @@ MAX_OPTIMAL_CODES = 4096
 # this many codes (the classic game from scratch takes a few seconds).
 ON_DEMAND_CODES = 1296
 DATA = Path(__file__).with_name("data")
+# A shared solver keeps at most this many remembered positions (about 100 MB).
+MAX_TABLE_ENTRIES = 1_000_000
 
 
 @njit(cache=True, nogil=True)
@@ -350,6 +352,14 @@ class OptimalSolver:
         self.stats = np.zeros(len(STATS), dtype=np.int64)
         self.secrets = secret_indices(size).astype(np.int64)
 
+    def bound_memory(self, entries: int = MAX_TABLE_ENTRIES) -> None:
+        """Forget the positions solved so far once the tables hold more than
+        ``entries`` of them: a long-lived process does not grow without bound."""
+        if len(self.exact) + len(self.lower) + len(self.choice) > entries:
+            self.exact = Dict.empty(types.int64, types.int64)
+            self.lower = Dict.empty(types.int64, types.int64)
+            self.choice = Dict.empty(types.int64, types.int64)
+
     def depth_left(self, depth: int) -> int:
         """Guesses still allowed at a node whose guess is number ``depth``."""
         return UNBOUNDED if self.max_guesses is None else self.max_guesses - depth + 1
@@ -577,6 +587,8 @@ def optimal_chooser(max_guesses: int | None):
                 return solver.choose(cands, played, depth)
             except SizeError as exc:
                 raise StrategyError(str(exc)) from None
+            finally:
+                solver.bound_memory()
 
     return choose
 

@@ -219,7 +219,7 @@ def colors_mask(size: GameSize, index: int) -> int:
     return mask
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=256)  # a 6×9 pool is 4 MiB: at most 1 GiB even then, far less in practice
 def guess_pool(pegs: int, colors: int, played: int) -> np.ndarray:
     """Indices of the guesses worth scoring when the colours in bit mask
     ``played`` have been used so far.
