@@ -75,6 +75,39 @@
     if (form) form.requestSubmit();
   }
 
+  // The palette is one Tab stop: arrow keys move between its buttons
+  // (a roving tabindex); digits still add a colour from anywhere.
+  function paletteButtons() {
+    return Array.prototype.slice.call(document.querySelectorAll("#guess-form .palette button"));
+  }
+  function rove(active) {
+    paletteButtons().forEach(function (b) { b.tabIndex = b === active ? 0 : -1; });
+  }
+  function initPalette() {
+    var buttons = paletteButtons();
+    if (buttons.length && !buttons.some(function (b) { return b.tabIndex === 0; })) rove(buttons[0]);
+  }
+  document.addEventListener("keydown", function (event) {
+    var button = event.target.closest && event.target.closest("#guess-form .palette button");
+    if (!button) return;
+    var moves = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+    var buttons = paletteButtons();
+    var i = buttons.indexOf(button);
+    var next = null;
+    if (event.key in moves) next = buttons[(i + moves[event.key] + buttons.length) % buttons.length];
+    else if (event.key === "Home") next = buttons[0];
+    else if (event.key === "End") next = buttons[buttons.length - 1];
+    if (next) {
+      rove(next);
+      next.focus();
+      event.preventDefault();
+    }
+  });
+  document.addEventListener("focusin", function (event) {
+    var button = event.target.closest && event.target.closest("#guess-form .palette button");
+    if (button) rove(button);
+  });
+
   document.addEventListener("click", function (event) {
     var button = event.target.closest("#guess-form .palette button");
     if (!button) return;
@@ -182,5 +215,6 @@
     if (event.persisted && game()) window.location.reload();
   });
 
-  document.addEventListener("DOMContentLoaded", render);
+  document.addEventListener("DOMContentLoaded", function () { render(); initPalette(); });
+  document.addEventListener("htmx:afterSettle", initPalette);
 })();

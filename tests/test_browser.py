@@ -2,10 +2,11 @@
 
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import expect
 
 from webapp import store
-from webapp.engine import Code, candidates, feedback
+from webapp.engine import Code, GameSize, candidates, feedback
 
 SHOTS = Path(__file__).resolve().parent.parent / "test-results"
 
@@ -263,3 +264,38 @@ def test_a_failed_save_is_shown_on_the_board(page, live_server, app):
         app.config["DATABASE_READ_ONLY"] = False
     page.keyboard.press("Enter")
     expect(page.locator("ol.rows > li")).to_have_count(1)
+
+
+def test_palette_is_one_tab_stop_with_arrow_keys(page, live_server, app):
+    start(page, live_server)
+    page.locator("#guess-input").focus()
+    page.keyboard.press("Tab")  # the Guess button
+    page.keyboard.press("Tab")  # into the palette: its first colour
+    expect(page.locator('.palette button[data-color="1"]')).to_be_focused()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator('.palette button[data-color="3"]')).to_be_focused()
+    page.keyboard.press("Enter")
+    page.keyboard.press("End")
+    expect(page.get_by_role("button", name="Remove the last colour")).to_be_focused()
+    page.keyboard.press("Tab")  # out of the palette in one step
+    expect(page.get_by_label("Strategy")).to_be_focused()
+    expect(page.locator("#guess-input")).to_have_value("3")
+
+
+@pytest.mark.parametrize("pegs,colors", [(4, 6), (4, 5), (5, 8), (6, 9), (6, 3)])
+def test_boards_fit_a_phone(browser, live_server, app, pegs, colors):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    with app.app_context():
+        game = store.create_game(GameSize(pegs, colors), 10)
+        for guess in wrong_guesses(str(game.secret), colors, pegs, 3):
+            store.add_guess(game.id, Code.parse(guess, GameSize(pegs, colors)))
+    page.goto(f"{live_server.url}/games/{game.id}")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    size = page.locator(".palette button").first.bounding_box()
+    assert size["width"] >= 44 and size["height"] >= 44
+    if (pegs, colors) == (6, 9):
+        SHOTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(SHOTS / "board-6x9-phone.png"), full_page=True)
+    context.close()
