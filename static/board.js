@@ -177,6 +177,14 @@
     }, 0);
   });
 
+  // The description beside the strategy selector follows the choice.
+  document.addEventListener("change", function (event) {
+    if (event.target.id !== "strategy-select") return;
+    var about = document.getElementById("strategy-about");
+    var option = event.target.selectedOptions[0];
+    if (about && option) about.textContent = option.dataset.about || option.title;
+  });
+
   // The share panel's copy button; the text stays selectable without it.
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-copy]");

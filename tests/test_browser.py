@@ -299,3 +299,12 @@ def test_boards_fit_a_phone(browser, live_server, app, pegs, colors):
         SHOTS.mkdir(exist_ok=True)
         page.screenshot(path=str(SHOTS / "board-6x9-phone.png"), full_page=True)
     context.close()
+
+
+def test_strategy_is_explained_beside_the_selector(page, live_server, app):
+    start(page, live_server)
+    expect(page.locator("#strategy-about")).to_contain_text("Minimise the size of the largest class")
+    expect(page.locator("#strategy-about")).to_contain_text("Knuth 1976")
+    page.get_by_label("Strategy").select_option("most-parts")
+    expect(page.locator("#strategy-about")).to_contain_text("Maximise the number of non-empty classes")
+    expect(page.locator("#strategy-about")).to_contain_text("Kooi 2005")
