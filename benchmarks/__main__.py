@@ -4,6 +4,7 @@
     python -m benchmarks --quick    # 4 × 6 only
     python -m benchmarks --slow     # also the optimal 4 × 7 search (minutes)
     python -m benchmarks --json     # machine-readable
+    python -m benchmarks --load     # only the load run against gunicorn (see load.py)
 
 Compiled kernels are loaded (and compiled on a first run) before the clock
 starts; "traced" is the peak of Python and numpy allocations (tracemalloc, a
@@ -71,7 +72,14 @@ def main(argv=None):
     parser.add_argument("--slow", action="store_true", help="add the optimal 4×7 search (minutes)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--only", help="run the jobs whose name contains this text")
+    parser.add_argument("--load", action="store_true",
+                        help="only the load run: players against gunicorn with 4 workers")
+    parser.add_argument("--players", type=int, default=32, help="players in the load run (32)")
     args = parser.parse_args(argv)
+    if args.load:
+        from .load import main as load_main
+        load_main(players=args.players)
+        return
     jobs = [j for j in plan(args.quick, args.slow) if not args.only or args.only in j[0]]
     rows = []
     if not args.json:
@@ -87,6 +95,10 @@ def main(argv=None):
     if args.json:
         json.dump(rows, sys.stdout, indent=2)
         print()
+    elif not args.only and not args.quick:
+        from .load import main as load_main
+        print()
+        load_main(players=args.players)
 
 
 if __name__ == "__main__":

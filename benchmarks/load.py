@@ -1,0 +1,186 @@
+"""A load run against real gunicorn: K players play whole games at once,
+through the JSON API and through the htmx routes, and afterwards every
+acknowledged guess is checked in the database: stored exactly once, with the
+right feedback. The fault tests reuse these pieces.
+
+    python -m benchmarks --load          # 32 players for 15 s, 4 workers
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import os
+import random
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def gunicorn(database: str, workers: int = 4, threads: int = 4, config: dict | None = None):
+    """A real gunicorn on a free loopback port; yields (port, process)."""
+    port = free_port()
+    settings = {"DATABASE": database, "CREATE_RATE_LIMIT": "100000 per minute", **(config or {})}
+    command = [str(Path(sys.executable).with_name("gunicorn")), "--workers", str(workers),
+               "--worker-class", "gthread", "--threads", str(threads), "--bind", f"127.0.0.1:{port}",
+               "--graceful-timeout", "2", f"webapp:create_app({settings!r})"]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               start_new_session=True)
+    try:
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                time.sleep(0.2)
+        else:
+            raise RuntimeError("gunicorn did not start")
+        yield port, process
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+class Player:
+    """One player on one connection: whole games, through the API or the htmx routes."""
+
+    def __init__(self, port: int, htmx: bool, seed: int):
+        self.port, self.htmx, self.rng = port, htmx, random.Random(seed)
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.acks: list[tuple[str, int, str, int, int]] = []  # game, move, guess, black, white
+        self.times: list[float] = []
+        self.errors = 0
+
+    def request(self, method, path, body=None, headers=None):
+        started = time.perf_counter()
+        try:
+            self.conn.request(method, path, body, headers or {})
+            resp = self.conn.getresponse()
+            data = resp.read()
+        except (OSError, http.client.HTTPException):
+            self.errors += 1
+            self.conn.close()
+            self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            return None, b""
+        self.times.append(time.perf_counter() - started)
+        return resp.status, data
+
+    def play_game(self, stop: float) -> None:
+        status, data = self.request("POST", "/api/games", json.dumps({}), {"Content-Type": "application/json"})
+        if status != 201:
+            return
+        game = json.loads(data)["id"]
+        for move in range(1, 11):
+            if time.time() > stop:
+                return
+            guess = "".join(str(self.rng.randint(1, 6)) for _ in range(4))
+            if self.htmx:
+                status, data = self.request(
+                    "POST", f"/games/{game}/guesses", urlencode({"guess": guess, "move": move}),
+                    {"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true"})
+                if status != 200:
+                    return
+                row = [r for r in data.decode().split('<li class="row"')[1:]][-1]
+                black = int(row.split('data-black="')[1][0])
+                white = int(row.split('data-white="')[1][0])
+            else:
+                status, data = self.request(
+                    "POST", f"/api/games/{game}/guesses", json.dumps({"guess": guess, "move": move}),
+                    {"Content-Type": "application/json"})
+                if status != 200:
+                    return
+                last = json.loads(data)["guesses"][-1]
+                black, white = last["black"], last["white"]
+            self.acks.append((game, move, guess, black, white))
+            if black == 4:
+                return
+
+    def run(self, stop: float) -> None:
+        while time.time() < stop:
+            self.play_game(stop)
+
+
+def load(port: int, players: int, seconds: float, htmx_share: float = 0.5) -> dict:
+    """``players`` threads play until ``seconds`` have passed."""
+    crowd = [Player(port, htmx=i < players * htmx_share, seed=i) for i in range(players)]
+    stop = time.time() + seconds
+    threads = [threading.Thread(target=p.run, args=(stop,)) for p in crowd]
+    started = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall = time.perf_counter() - started
+    times = sorted(t for p in crowd for t in p.times)
+    acks = [a for p in crowd for a in p.acks]
+
+    def pct(q):
+        return times[min(len(times) - 1, int(len(times) * q))] * 1000 if times else float("nan")
+
+    return {"acks": acks, "guesses_per_s": len(acks) / wall, "requests": len(times),
+            "p50_ms": pct(0.5), "p90_ms": pct(0.9), "p99_ms": pct(0.99),
+            "errors": sum(p.errors for p in crowd), "seconds": wall}
+
+
+def feedback(guess: str, secret: str) -> tuple[int, int]:
+    black = sum(g == s for g, s in zip(guess, secret))
+    common = sum(min(guess.count(c), secret.count(c)) for c in set(guess))
+    return black, common - black
+
+
+def verify(database: str, acks) -> dict:
+    """Every acknowledged guess is stored exactly once, with the right feedback."""
+    db = sqlite3.connect(database)
+    secrets = dict(db.execute("SELECT id, secret FROM games"))
+    stored = {}
+    for game, move, guess, black, white in db.execute("SELECT game_id, move, guess, black, white FROM guesses"):
+        stored.setdefault((game, move), []).append((guess, black, white))
+    db.close()
+    missing = duplicated = wrong = 0
+    for game, move, guess, black, white in acks:
+        rows = stored.get((game, move), [])
+        if not rows:
+            missing += 1
+        elif len(rows) > 1:
+            duplicated += 1
+        elif rows[0] != (guess, black, white) or feedback(guess, secrets[game]) != (black, white):
+            wrong += 1
+    return {"acknowledged": len(acks), "missing": missing, "duplicated": duplicated, "wrong": wrong}
+
+
+def main(players: int = 32, seconds: float = 15, workers: int = 4) -> None:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        database = str(Path(folder) / "load.sqlite3")
+        with gunicorn(database, workers) as (port, _):
+            result = load(port, players, seconds)
+        check = verify(database, result["acks"])
+    print(f"load: {players} players, gunicorn {workers} gthread workers, {result['seconds']:.1f} s")
+    print(f"{'guesses/s':>10} {'requests':>9} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'errors':>7}")
+    print(f"{result['guesses_per_s']:10.1f} {result['requests']:9d} {result['p50_ms']:8.1f} "
+          f"{result['p90_ms']:8.1f} {result['p99_ms']:8.1f} {result['errors']:7d}")
+    print(f"checked: {check['acknowledged']} acknowledged guesses; missing {check['missing']}, "
+          f"duplicated {check['duplicated']}, wrong feedback {check['wrong']}")

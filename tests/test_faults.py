@@ -1,0 +1,73 @@
+"""Faults against a real gunicorn: a worker killed in the middle of a load,
+and a flood of expensive hints while others play. No acknowledged guess may
+be lost, doubled or wrong, and normal requests keep answering."""
+
+import http.client
+import json
+import os
+import signal
+import threading
+import time
+from urllib.parse import urlencode
+
+from benchmarks.load import gunicorn, load, verify
+
+
+def children(pid: int) -> list[int]:
+    with open(f"/proc/{pid}/task/{pid}/children") as fh:
+        return [int(p) for p in fh.read().split()]
+
+
+def test_worker_killed_mid_load(tmp_path):
+    database = str(tmp_path / "games.sqlite3")
+    with gunicorn(database, workers=2) as (port, master):
+        result = {}
+        runner = threading.Thread(target=lambda: result.update(load(port, players=8, seconds=6)))
+        runner.start()
+        time.sleep(2)
+        victim = children(master.pid)[0]
+        os.kill(victim, signal.SIGKILL)
+        runner.join()
+        assert victim not in children(master.pid)  # replaced by a new worker
+    check = verify(database, result["acks"])
+    assert check["acknowledged"] > 100
+    assert (check["missing"], check["duplicated"], check["wrong"]) == (0, 0, 0)
+
+
+def post(port, path, body, headers):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    started = time.perf_counter()
+    conn.request("POST", path, body, headers)
+    resp = conn.getresponse()
+    resp.read()
+    return resp.status, time.perf_counter() - started
+
+
+def test_expensive_hints_do_not_hold_the_site(tmp_path):
+    """Optimal hints off the shipped tree (seconds of search each) run in the
+    background: the requests asking for them answer at once, a few at a time
+    beyond which the answer is 503, and other players keep being served."""
+    database = str(tmp_path / "games.sqlite3")
+    with gunicorn(database, workers=2, config={"JOBS_MAX": 3}) as (port, _):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        games = []
+        for first in ("1111", "2222", "3333", "4444", "5555"):
+            conn.request("POST", "/api/games", json.dumps({}), {"Content-Type": "application/json"})
+            game = json.loads(conn.getresponse().read())["id"]
+            conn.request("POST", f"/api/games/{game}/guesses", json.dumps({"guess": first}),
+                         {"Content-Type": "application/json"})
+            conn.getresponse().read()
+            games.append(game)
+        form = {"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true"}
+        hints = [post(port, f"/games/{g}/suggestion", urlencode({"strategy": "optimal"}), form)
+                 for g in games]
+        assert all(seconds < 1.5 for _, seconds in hints), hints
+        statuses = [status for status, _ in hints]
+        assert statuses.count(503) >= 1 and set(statuses) <= {200, 503}
+        # Meanwhile, other players are served as usual.
+        times = []
+        for n in range(10):
+            status, seconds = post(port, "/api/games", json.dumps({}), {"Content-Type": "application/json"})
+            assert status == 201
+            times.append(seconds)
+        assert max(times) < 1.0, times
