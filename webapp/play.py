@@ -190,14 +190,24 @@ def guess(game_id):
             raise store.StaleMove("The form was incomplete: reload the board and try again.")
         game = store.add_guess(game.id, code, move_number)
     except store.GameOver as exc:
-        return show_board(game, 409, error=str(exc))
+        return board_instead(game, 409, error=str(exc))
     except store.StaleMove as exc:
-        return show_board(store.load_game(game.id), 409, error=str(exc))
+        return board_instead(store.load_game(game.id), 409, error=str(exc))
     except MastermindError as exc:
-        return show_board(game, 400, error=str(exc), draft=text[:64])
-    if is_htmx():
-        return show_board(game)
+        return board_instead(game, 400, error=str(exc), draft=text[:64])
+    if is_htmx():  # the new row, and only what else changed
+        return render_template("_guessed.html", **board_context(game))
     return redirect(url_for("play.board", game_id=game.id), 303)
+
+
+def board_instead(game: store.Game, status: int, **extra):
+    """An answer to a guess that adds no row (an error): htmx swaps the
+    whole board in place of the row it expected."""
+    response = current_app.make_response(show_board(game, status, **extra))
+    if is_htmx():
+        response.headers["HX-Retarget"] = "#game"
+        response.headers["HX-Reswap"] = "outerHTML"
+    return response
 
 
 @bp.post("/games/<game_id>/suggestion")
