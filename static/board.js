@@ -177,6 +177,24 @@
     }, 0);
   });
 
+  // While a hint is being worked out, its button says so.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.target.closest && event.target.closest("form.suggest");
+    if (!form) return;
+    var button = form.querySelector("button[type=submit]");
+    button.setAttribute("aria-busy", "true");
+    button.dataset.label = button.textContent;
+    button.textContent = "Working it out…";
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var form = event.target.closest && event.target.closest("form.suggest");
+    var button = form && form.querySelector("button[type=submit]");
+    if (button && button.dataset.label) {
+      button.textContent = button.dataset.label;
+      button.removeAttribute("aria-busy");
+    }
+  });
+
   // The description beside the strategy selector follows the choice.
   document.addEventListener("change", function (event) {
     if (event.target.id !== "strategy-select") return;
