@@ -164,7 +164,10 @@ def test_play_without_javascript(nojs_page, live_server, app):
 
 
 def test_suggestion_button(page, live_server, app):
-    start(page, live_server)
+    with app.app_context():  # a secret that neither 1122 nor 1234 finds
+        game = store.create_game(GameSize(), 10, Code.parse("6543", GameSize()))
+    page.goto(f"{live_server.url}/games/{game.id}")
+    page.wait_for_load_state()
     page.get_by_role("button", name="Suggest a guess").click()
     expect(page.locator(".suggested-code")).to_have_text("1122")  # Knuth's first guess
     expect(page.locator("#guess-input")).to_have_value("1122")
