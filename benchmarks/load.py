@@ -33,9 +33,11 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def gunicorn(database: str, workers: int = 4, threads: int = 4, config: dict | None = None):
-    """A real gunicorn on a free loopback port; yields (port, process)."""
-    port = free_port()
+def gunicorn(database: str, workers: int = 4, threads: int = 4, config: dict | None = None,
+             port: int | None = None):
+    """A real gunicorn (in a process group of its own) on a loopback port,
+    free unless given; yields (port, process)."""
+    port = port or free_port()
     settings = {"DATABASE": database, "CREATE_RATE_LIMIT": "100000 per minute", **(config or {})}
     command = [str(Path(sys.executable).with_name("gunicorn")), "--workers", str(workers),
                "--worker-class", "gthread", "--threads", str(threads), "--bind", f"127.0.0.1:{port}",

@@ -71,3 +71,33 @@ def test_expensive_hints_do_not_hold_the_site(tmp_path):
             assert status == 201
             times.append(seconds)
         assert max(times) < 1.0, times
+
+
+def answers(port: int) -> bool:
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        conn.request("GET", "/api/solver/optimal-game")
+        return conn.getresponse().status == 200
+    except OSError:
+        return False
+
+
+def test_restart_after_the_master_is_killed(tmp_path):
+    """What the systemd unit's KillMode=control-group does: when the master
+    dies, stopping its whole process group frees the port, so the restart
+    succeeds (killing the master alone leaves workers holding it)."""
+    database = str(tmp_path / "games.sqlite3")
+    with gunicorn(database, workers=2) as (port, master):
+        workers = children(master.pid)
+        os.kill(master.pid, signal.SIGKILL)
+        master.wait()
+        time.sleep(0.5)
+        orphans = [w for w in workers if os.path.exists(f"/proc/{w}")]
+        assert orphans, "the workers outlive a killed master"
+        os.killpg(master.pid, signal.SIGKILL)  # the group, as systemd stops it
+        deadline = time.time() + 10
+        while any(os.path.exists(f"/proc/{w}") and open(f"/proc/{w}/stat").read().split()[2] != "Z"
+                  for w in orphans) and time.time() < deadline:
+            time.sleep(0.1)
+        with gunicorn(database, workers=2, port=port) as (same_port, _):
+            assert same_port == port and answers(port)
