@@ -172,17 +172,31 @@ def verify(database: str, acks) -> dict:
     return {"acknowledged": len(acks), "missing": missing, "duplicated": duplicated, "wrong": wrong}
 
 
+def worker_peaks(master: int) -> list[float]:
+    """Each gunicorn worker's peak resident memory (VmHWM), in MiB."""
+    peaks = []
+    with open(f"/proc/{master}/task/{master}/children") as fh:
+        for pid in fh.read().split():
+            with open(f"/proc/{pid}/status") as status:
+                for line in status:
+                    if line.startswith("VmHWM:"):
+                        peaks.append(int(line.split()[1]) / 1024)
+    return peaks
+
+
 def main(players: int = 32, seconds: float = 15, workers: int = 4) -> None:
     import tempfile
 
     with tempfile.TemporaryDirectory() as folder:
         database = str(Path(folder) / "load.sqlite3")
-        with gunicorn(database, workers) as (port, _):
+        with gunicorn(database, workers) as (port, master):
             result = load(port, players, seconds)
+            peaks = worker_peaks(master.pid)
         check = verify(database, result["acks"])
     print(f"load: {players} players, gunicorn {workers} gthread workers, {result['seconds']:.1f} s")
     print(f"{'guesses/s':>10} {'requests':>9} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'errors':>7}")
     print(f"{result['guesses_per_s']:10.1f} {result['requests']:9d} {result['p50_ms']:8.1f} "
           f"{result['p90_ms']:8.1f} {result['p99_ms']:8.1f} {result['errors']:7d}")
+    print("peak RSS per worker: " + ", ".join(f"{p:.0f} MiB" for p in peaks))
     print(f"checked: {check['acknowledged']} acknowledged guesses; missing {check['missing']}, "
           f"duplicated {check['duplicated']}, wrong feedback {check['wrong']}")
