@@ -226,16 +226,21 @@ def random_secret(size: GameSize) -> Code:
 
 def create_game(size: GameSize, max_guesses: int, secret: Code | None = None) -> Game:
     """Store a new game (and its watch link) and return it."""
-    secret = secret or random_secret(size)
-    game_id = new_game_id()
     with transaction() as db:
-        db.execute(
-            "INSERT INTO games (id, pegs, colors, distinct_, max_guesses, secret, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (game_id, size.pegs, size.colors, int(size.distinct), max_guesses, str(secret), time.time()),
-        )
-        db.execute("INSERT INTO watch_links (token, game_id) VALUES (?, ?)", (new_game_id(), game_id))
+        game_id = insert_game(db, size, max_guesses, secret or random_secret(size))
     return load_game(game_id)
+
+
+def insert_game(db, size: GameSize, max_guesses: int, secret: Code) -> str:
+    """Write a new game and its watch link inside the caller's transaction."""
+    game_id = new_game_id()
+    db.execute(
+        "INSERT INTO games (id, pegs, colors, distinct_, max_guesses, secret, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (game_id, size.pegs, size.colors, int(size.distinct), max_guesses, str(secret), time.time()),
+    )
+    db.execute("INSERT INTO watch_links (token, game_id) VALUES (?, ?)", (new_game_id(), game_id))
+    return game_id
 
 
 def load_game(game_id: str, db: sqlite3.Connection | None = None) -> Game:
@@ -445,14 +450,8 @@ def load_challenge(challenge_id: str, results_key: str | None = None) -> Challen
 
 def join_challenge(challenge: Challenge, name: str) -> Game:
     """A new game against the challenge's secret, for a player called ``name``."""
-    game_id = new_game_id()
     with transaction() as db:
-        db.execute(
-            "INSERT INTO games (id, pegs, colors, distinct_, max_guesses, secret, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (game_id, challenge.size.pegs, challenge.size.colors, int(challenge.size.distinct),
-             challenge.max_guesses, str(challenge.secret), time.time()),
-        )
+        game_id = insert_game(db, challenge.size, challenge.max_guesses, challenge.secret)
         db.execute("INSERT INTO challenge_games (game_id, challenge_id, name, joined_at) VALUES (?, ?, ?, ?)",
                    (game_id, challenge.id, name, time.time()))
     return load_game(game_id)
