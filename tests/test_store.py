@@ -132,3 +132,36 @@ def test_abandoned_games_expire(app):
         assert store.load_game(finished.id).status == "won"  # finished games stay
         assert store.load_game(fresh.id).status == "playing"
         assert db.execute("SELECT COUNT(*) FROM guesses WHERE game_id = ?", (old.id,)).fetchone()[0] == 0
+
+
+def test_a_first_release_database_upgrades_and_plays_on(tmp_path):
+    """A database made before schema versions (games and guesses only), with
+    a game in progress: the app brings it up to date, and the game plays on,
+    with every feature of this version (watch link, replay, hints)."""
+    import sqlite3
+
+    path = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(path)
+    old.executescript((Path(__file__).parent / "data" / "schema-v1.sql").read_text())
+    old.execute("INSERT INTO games (id, pegs, colors, distinct_, max_guesses, secret, created_at)"
+                " VALUES ('old-game', 4, 6, 0, 10, '3632', 0)")
+    old.execute("INSERT INTO guesses (game_id, move, guess, black, white, at) VALUES ('old-game', 1, '1122', 1, 0, 0)")
+    old.commit()
+    old.close()
+    app = create_app({"DATABASE": str(path), "TESTING": True})
+    try:
+        assert store.schema_version(str(path)) == max(v for v, _ in store.MIGRATIONS)
+        client = app.test_client()
+        game = client.get("/api/games/old-game").get_json()
+        assert [g["guess"] for g in game["guesses"]] == ["1122"] and game["watch_url"]
+        client.post("/games/old-game/suggestion", data={"strategy": "knuth"})
+        done = client.post("/api/games/old-game/guesses", json={"guess": "3632"}).get_json()
+        assert done["status"] == "won" and done["replay_url"]
+        assert client.get(done["watch_url"]).status_code == 200
+    finally:
+        app.extensions["jobs"].stop()
+    # Opening it again applies nothing twice.
+    again = create_app({"DATABASE": str(path), "TESTING": True, "JOBS_CONSUMER": "none"})
+    assert store.schema_version(str(path)) == max(v for v, _ in store.MIGRATIONS)
+    with again.app_context():
+        assert store.get_db().execute("SELECT COUNT(*) FROM schema_version").fetchone()[0] == len(store.MIGRATIONS)

@@ -13,7 +13,11 @@ from flask import current_app, g
 
 from .engine import Code, Feedback, GameSize, feedback, secret_indices
 
-SCHEMA = """
+# The schema, as numbered steps: a database made by an earlier version of the
+# app is brought up to date by the steps it has not had (its version is kept
+# in ``schema_version``). Add a step to change the schema; never edit one.
+MIGRATIONS = (
+    (1, """
 CREATE TABLE IF NOT EXISTS games (
     id          TEXT PRIMARY KEY,
     pegs        INTEGER NOT NULL,
@@ -37,7 +41,8 @@ CREATE TABLE IF NOT EXISTS guesses (
     at      REAL NOT NULL,
     PRIMARY KEY (game_id, move)
 );
-CREATE TABLE IF NOT EXISTS watch_links (
+"""),
+    (2, """CREATE TABLE IF NOT EXISTS watch_links (
     token   TEXT PRIMARY KEY,
     game_id TEXT NOT NULL UNIQUE REFERENCES games(id)
 );
@@ -96,7 +101,8 @@ CREATE TABLE IF NOT EXISTS jobs (
     heartbeat   REAL NOT NULL,
     finished_at REAL
 );
-"""
+"""),
+)
 
 PLAYING, WON, LOST = "playing", "won", "lost"
 
@@ -160,11 +166,33 @@ def connect(path: str) -> sqlite3.Connection:
 
 
 def init_db(path: str) -> None:
-    """Create the tables if they are missing and switch the file to WAL."""
+    """Switch the file to WAL and apply the schema steps it has not had yet."""
     db = connect(path)
     try:
         db.execute("PRAGMA journal_mode = WAL")
-        db.executescript(SCHEMA)
+        db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            row = db.execute("SELECT MAX(version) FROM schema_version").fetchone()
+            current = row[0] or 0
+            for version, script in MIGRATIONS:
+                if version > current:
+                    for statement in script.split(";"):
+                        if statement.strip():
+                            db.execute(statement)
+                    db.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+    finally:
+        db.close()
+
+
+def schema_version(path: str) -> int:
+    db = connect(path)
+    try:
+        return db.execute("SELECT MAX(version) FROM schema_version").fetchone()[0]
     finally:
         db.close()
 
