@@ -5,6 +5,7 @@ their own against that secret, which no page shows before their game ends."""
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 
 from flask import Blueprint, abort, current_app, g, redirect, render_template, request, url_for
 
@@ -51,14 +52,19 @@ def player_name(raw) -> str:
 def benchmarks(challenge: store.Challenge) -> list[tuple[str, int | None]]:
     """How many guesses Knuth's algorithm, and optimal play where offered,
     need for this secret (None when too slow to work out here)."""
+    return secret_depths(challenge.size, challenge.secret, current_app.config["SUGGESTION_MAX_PAIRS"])
+
+
+@lru_cache(maxsize=256)
+def secret_depths(size, secret, max_pairs: int) -> list[tuple[str, int | None]]:
+    """Worked out once per secret: the results page shows them on every load."""
     out = []
     for name in ("knuth", "optimal"):
         strategy = get_strategy(name)
-        if not strategy.available(challenge.size):
+        if not strategy.available(size):
             continue
         try:
-            out.append((name, len(play_against(strategy, challenge.size, challenge.secret,
-                                               current_app.config["SUGGESTION_MAX_PAIRS"]))))
+            out.append((name, len(play_against(strategy, size, secret, max_pairs))))
         except (TooSlow, MastermindError):
             out.append((name, None))
     return out

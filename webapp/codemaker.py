@@ -76,9 +76,10 @@ def answer(game: store.CodemakerGame, reply: Feedback, move: int | None) -> stor
     return store.add_codemaker_reply(game.id, move or len(game.moves) + 1, guess, reply)
 
 
-def state(game: store.CodemakerGame) -> dict:
-    """The game as the page and the API show it."""
-    cands = candidates(game.size, game.history())
+def state(game: store.CodemakerGame, cands=None) -> dict:
+    """The game as the page and the API show it (``cands``: the codes that
+    fit the answers, when the caller has them already)."""
+    cands = candidates(game.size, game.history()) if cands is None else cands
     data = {"id": game.id, "pegs": game.size.pegs, "colors": game.size.colors,
             "distinct": game.size.distinct, "strategy": game.strategy,
             "status": "solved" if game.solved else "guessing",
@@ -92,8 +93,8 @@ def state(game: store.CodemakerGame) -> dict:
 
 
 def page_context(game, error=None) -> dict:
-    data = state(game)
     cands = candidates(game.size, game.history())
+    data = state(game, cands)
     codes = [Code.from_index(int(i), game.size) for i in cands] if len(cands) <= FEW_CODES else []
     classroom = url_for("solver.classroom", pegs=game.size.pegs, colors=game.size.colors,
                         **({"distinct": 1} if game.size.distinct else {}), strategy=game.strategy,

@@ -251,8 +251,7 @@ def counter(game_id):
     store.set_show_count(game.id, show)
     game.show_count = show
     if is_htmx():
-        context = board_context(game)
-        said = (f"Codes still possible: {context['remaining']}." if show
+        said = (f"Codes still possible: {len(candidates(game.size, game.history()))}." if show
                 else "The count of codes still possible is hidden.")
         return show_board(game, announcement=said)
     return redirect(url_for("play.board", game_id=game.id), 303)
