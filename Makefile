@@ -9,7 +9,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test chromium bench serve clean
+.PHONY: run test chromium servers bench serve clean
 
 # The app alone for `make run` and `make serve`; the test tools too for `make test`.
 $(STAMP): pyproject.toml
@@ -36,10 +36,16 @@ chromium:
 	@command -v chromium >/dev/null 2>&1 || { $(SUDO) apt-get update && \
 		$(SUDO) apt-get install -y --no-install-recommends chromium; }
 
-test: $(TEST_STAMP) chromium
+# The store, API, job and challenge tests also run on real PostgreSQL and
+# Redis servers, which the tests start themselves from Debian's packages.
+servers:
+	@{ ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && command -v redis-server >/dev/null 2>&1; } || \
+		{ $(SUDO) apt-get update && $(SUDO) apt-get install -y --no-install-recommends postgresql redis-server; }
+
+test: $(TEST_STAMP) chromium servers
 	$(BIN)/python -m pytest
 
-bench: $(TEST_STAMP)
+bench: $(TEST_STAMP) servers
 	$(BIN)/python -m benchmarks
 
 clean:

@@ -1,11 +1,18 @@
 """Shared fixtures: an app on a temporary database, its test client, a live
-server for the browser, and Debian's Chromium for Playwright."""
+server for the browser, and Debian's Chromium for Playwright.
+
+A test module marked ``pytestmark = pytest.mark.backends("sqlite", "postgresql")``
+runs each of its tests twice: on an SQLite file with everything embedded, and
+on a real PostgreSQL server (a schema of its own per test) with the job queue
+and the rate-limit counters on a real Redis server. Both servers are started
+once per test session from Debian's packages and stopped at its end."""
 
 from __future__ import annotations
 
 import os
 import shutil
 import threading
+import uuid
 
 import pytest
 from werkzeug.serving import make_server
@@ -15,18 +22,83 @@ from webapp import create_app
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 
 
+def pytest_configure(config):
+    # The tests choose their databases; a developer's own settings stay out.
+    for name in ("DATABASE_URL", "REDIS_URL"):
+        os.environ.pop(name, None)
+    config.addinivalue_line("markers", "backends(*names): run each test on these databases")
+
+
+def pytest_generate_tests(metafunc):
+    marker = metafunc.definition.get_closest_marker("backends")
+    if marker and "backend" in metafunc.fixturenames:
+        metafunc.parametrize("backend", marker.args, indirect=True)
+
+
+@pytest.fixture
+def backend(request):
+    """``sqlite`` (everything embedded) or ``postgresql`` (PostgreSQL and Redis)."""
+    return getattr(request, "param", "sqlite")
+
+
+@pytest.fixture(scope="session")
+def postgresql_server():
+    from benchmarks.servers import postgresql
+
+    with postgresql() as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def redis_server():
+    from benchmarks.servers import redis
+
+    with redis() as url:
+        yield url
+
+
+@pytest.fixture
+def postgresql_url(postgresql_server):
+    """A URL of the test database whose connections see a fresh, empty schema."""
+    from benchmarks.servers import schema
+
+    with schema(postgresql_server, "t_" + uuid.uuid4().hex[:12]) as url:
+        yield url
+
+
+@pytest.fixture
+def redis_url(redis_server):
+    """The test Redis, emptied for this test."""
+    import redis
+
+    client = redis.Redis.from_url(redis_server)
+    client.flushall()
+    client.close()
+    return redis_server
+
+
 @pytest.fixture
 def db_path(tmp_path):
     return str(tmp_path / "games.sqlite3")
 
 
 @pytest.fixture
-def app(db_path):
+def db_config(request, backend, db_path):
+    """The configuration that puts an app on this test's database."""
+    if backend == "postgresql":
+        return {"DATABASE_URL": request.getfixturevalue("postgresql_url"),
+                "REDIS_URL": request.getfixturevalue("redis_url")}
+    return {"DATABASE": db_path, "DATABASE_URL": None, "REDIS_URL": None}
+
+
+@pytest.fixture
+def app(db_config):
     # Tests create games far faster than any player: a generous limit here;
     # test_limits.py checks the real one.
-    app = create_app({"DATABASE": db_path, "TESTING": True, "CREATE_RATE_LIMIT": "5000 per minute"})
+    app = create_app({**db_config, "TESTING": True, "CREATE_RATE_LIMIT": "5000 per minute"})
     yield app
     app.extensions["jobs"].stop()  # the embedded job consumer's threads
+    app.extensions["store"].close()  # PostgreSQL's connection pool
 
 
 @pytest.fixture

@@ -7,6 +7,8 @@ import pytest
 from webapp import store
 from webapp.engine import Code, Feedback, GameSize, best_guess
 
+pytestmark = pytest.mark.backends("sqlite", "postgresql")
+
 
 def test_create_with_defaults(client):
     resp = client.post("/api/games")

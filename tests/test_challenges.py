@@ -10,6 +10,8 @@ from webapp.engine import Code, GameSize, analyse, best_guess, feedback
 
 SIZE = GameSize()
 
+pytestmark = pytest.mark.backends("sqlite", "postgresql")
+
 
 def text(resp):
     return resp.get_data(as_text=True)

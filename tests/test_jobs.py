@@ -1,7 +1,7 @@
 """Background jobs: one computation per question, kept across restarts,
 restarted when its process dies, and a cap on how many run at once. Real
-huey queues on real SQLite files; the consumers are real threads or a real
-`huey_consumer` process."""
+huey queues, on SQLite files and on a real Redis (with the records on a real
+PostgreSQL); the consumers are real threads or a real `huey_consumer` process."""
 
 import os
 import signal
@@ -16,10 +16,11 @@ from webapp.engine import GameSize, analyse
 from webapp.compare import ROW_FIELDS
 
 FORCED = {"JOBS_QUICK_INLINE": False, "TESTING": True}
+pytestmark = pytest.mark.backends("sqlite", "postgresql")
 
 
-def make_app(tmp_path, **config):
-    return create_app({"DATABASE": str(tmp_path / "games.sqlite3"), **FORCED, **config})
+def make_app(db_config, **config):
+    return create_app({**db_config, **FORCED, **config})
 
 
 def job_row(app, key_part):
@@ -46,8 +47,8 @@ def expected_rows(size):
     return [{k: v for k, v in analyse(s, size).summary().items() if k in ROW_FIELDS} for s in compared(size)]
 
 
-def test_shared_computation_and_progress(tmp_path):
-    app = make_app(tmp_path)
+def test_shared_computation_and_progress(db_config):
+    app = make_app(db_config)
     a, b = app.test_client(), app.test_client()
     url = "/api/solver/compare?pegs=4&colors=5"
     first = a.get(url)
@@ -64,20 +65,20 @@ def test_shared_computation_and_progress(tmp_path):
     app.extensions["jobs"].stop()
 
 
-def test_result_kept_after_restart(tmp_path):
-    app = make_app(tmp_path)
+def test_result_kept_after_restart(db_config):
+    app = make_app(db_config)
     data, _ = wait_done(app.test_client(), "/api/solver/compare?pegs=3&colors=5")
     app.extensions["jobs"].stop()
     # A new server on the same database, with no consumer at all: the stored
     # result is all it can answer with, and it answers at once.
-    again = make_app(tmp_path, JOBS_CONSUMER="none")
+    again = make_app(db_config, JOBS_CONSUMER="none")
     resp = again.test_client().get("/api/solver/compare?pegs=3&colors=5")
     assert resp.status_code == 200 and resp.get_json() == data
     assert job_row(again, "compare")[0]["attempts"] == 1
 
 
-def test_concurrency_cap(tmp_path):
-    app = make_app(tmp_path, JOBS_CONSUMER="none", JOBS_MAX=1, JOBS_RETRY_AFTER=7)
+def test_concurrency_cap(db_config):
+    app = make_app(db_config, JOBS_CONSUMER="none", JOBS_MAX=1, JOBS_RETRY_AFTER=7)
     client = app.test_client()
     assert client.get("/api/solver/compare?pegs=4&colors=7").status_code == 202
     busy = client.get("/api/solver/compare?pegs=4&colors=8")
@@ -90,14 +91,16 @@ def test_concurrency_cap(tmp_path):
     assert client.get("/api/solver/compare?pegs=4&colors=7").status_code == 202
 
 
-def test_restart_mid_job(tmp_path):
+def test_restart_mid_job(db_config):
     """A consumer process dies in the middle of a job: the job is noticed as
     abandoned and run again, to the right result."""
-    app = make_app(tmp_path, JOBS_CONSUMER="none", JOBS_STALE_SECONDS=2.0)
+    app = make_app(db_config, JOBS_CONSUMER="none", JOBS_STALE_SECONDS=2.0)
     client = app.test_client()
     url = "/api/solver/compare?pegs=4&colors=7"
     assert client.get(url).status_code == 202
     env = {**os.environ, "MASTERMIND_DATABASE": app.config["DATABASE"]}
+    if db_config.get("DATABASE_URL"):  # the worker finds PostgreSQL and Redis as a server would
+        env.update(DATABASE_URL=db_config["DATABASE_URL"], REDIS_URL=db_config["REDIS_URL"])
     worker = subprocess.Popen(
         [os.path.join(os.path.dirname(sys.executable), "huey_consumer"), "webapp.worker.huey",
          "--workers", "1", "--worker-type", "thread"],
@@ -123,14 +126,14 @@ def test_restart_mid_job(tmp_path):
     app.extensions["jobs"].stop()
 
 
-def test_failed_job_is_reported(tmp_path, monkeypatch):
+def test_failed_job_is_reported(db_config, monkeypatch):
     from webapp import jobs
 
     def broken(params, progress):
         raise ValueError("No secret fits that.")
 
     monkeypatch.setitem(jobs.KINDS, "compare", jobs.Kind("compare", broken))
-    app = make_app(tmp_path)
+    app = make_app(db_config)
     client = app.test_client()
     deadline = time.time() + 20
     while time.time() < deadline:

@@ -1,4 +1,5 @@
-"""Storage: games survive restarts, moves are recorded once, workers share the file."""
+"""Storage: games survive restarts, moves are recorded once, workers share
+the database, old databases upgrade themselves; on SQLite and on PostgreSQL."""
 
 import json
 import socket
@@ -11,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+BOTH = pytest.mark.backends("sqlite", "postgresql")
+
 from webapp import create_app, store
 from webapp.engine import Code, GameSize
 
@@ -21,13 +24,15 @@ def test_ids_are_long_and_random():
     assert all(len(i) >= 22 for i in ids)  # 16 random bytes, base64
 
 
-def test_game_survives_restart(db_path):
-    first = create_app({"DATABASE": db_path})
+@BOTH
+def test_game_survives_restart(db_config):
+    first = create_app({**db_config, "JOBS_CONSUMER": "none"})
     with first.app_context():
         game = store.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
         store.add_guess(game.id, Code.parse("1111", GameSize()))
         store.add_guess(game.id, Code.parse("1122", GameSize()))
-    second = create_app({"DATABASE": db_path})  # a new process would do the same
+    first.extensions["store"].close()
+    second = create_app({**db_config, "JOBS_CONSUMER": "none"})  # a new process would do the same
     client = second.test_client()
     data = client.get(f"/api/games/{game.id}").get_json()
     assert [g["guess"] for g in data["guesses"]] == ["1111", "1122"]
@@ -40,6 +45,7 @@ def test_database_is_in_wal_mode(app, db_path):
         assert store.get_db().execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
+@BOTH
 def test_same_move_twice_is_recorded_once(app):
     with app.app_context():
         game = store.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
@@ -49,6 +55,7 @@ def test_same_move_twice_is_recorded_once(app):
         assert len(store.load_game(game.id).moves) == 1
 
 
+@BOTH
 def test_concurrent_posts_of_one_move(app):
     """Many threads post move 1 at once: exactly one is accepted."""
     with app.app_context():
@@ -78,14 +85,14 @@ def call(url, body=None):
         return resp.status, json.loads(resp.read())
 
 
-def test_gunicorn_workers_share_games(tmp_path):
+@BOTH
+def test_gunicorn_workers_share_games(db_config):
     """Four gunicorn workers serve one game's moves in turn, none lost or doubled."""
     port = free_port()
-    db = str(tmp_path / "shared.sqlite3")
     gunicorn = Path(sys.executable).with_name("gunicorn")
     proc = subprocess.Popen(
         [str(gunicorn), "--workers", "4", "--bind", f"127.0.0.1:{port}",
-         f"webapp:create_app({{'DATABASE': {db!r}}})"],
+         f"webapp:create_app({db_config!r})"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=Path(__file__).parent.parent,
     )
     base = f"http://127.0.0.1:{port}"
@@ -113,6 +120,7 @@ def test_gunicorn_workers_share_games(tmp_path):
         proc.wait(10)
 
 
+@BOTH
 def test_abandoned_games_expire(app):
     import time as clock
 
@@ -134,23 +142,35 @@ def test_abandoned_games_expire(app):
         assert db.execute("SELECT COUNT(*) FROM guesses WHERE game_id = ?", (old.id,)).fetchone()[0] == 0
 
 
-def test_a_first_release_database_upgrades_and_plays_on(tmp_path):
+@BOTH
+def test_a_first_release_database_upgrades_and_plays_on(backend, db_config):
     """A database made before schema versions (games and guesses only), with
     a game in progress: the app brings it up to date, and the game plays on,
     with every feature of this version (watch link, replay, hints)."""
-    import sqlite3
+    url = db_config["DATABASE_URL"] or db_config["DATABASE"]
+    script = (Path(__file__).parent / "data" / "schema-v1.sql").read_text()
+    rows = ["INSERT INTO games (id, pegs, colors, distinct_, max_guesses, secret, created_at)"
+            " VALUES ('old-game', 4, 6, 0, 10, '3632', 0)",
+            "INSERT INTO guesses (game_id, move, guess, black, white, at) VALUES ('old-game', 1, '1122', 1, 0, 0)"]
+    if backend == "postgresql":
+        import psycopg
 
-    path = tmp_path / "old.sqlite3"
-    old = sqlite3.connect(path)
-    old.executescript((Path(__file__).parent / "data" / "schema-v1.sql").read_text())
-    old.execute("INSERT INTO games (id, pegs, colors, distinct_, max_guesses, secret, created_at)"
-                " VALUES ('old-game', 4, 6, 0, 10, '3632', 0)")
-    old.execute("INSERT INTO guesses (game_id, move, guess, black, white, at) VALUES ('old-game', 1, '1122', 1, 0, 0)")
-    old.commit()
-    old.close()
-    app = create_app({"DATABASE": str(path), "TESTING": True})
+        with psycopg.connect(url, autocommit=True) as old:
+            for statement in [*script.replace("REAL", "DOUBLE PRECISION").split(";"), *rows]:
+                if statement.strip():
+                    old.execute(statement)
+    else:
+        import sqlite3
+
+        old = sqlite3.connect(url)
+        old.executescript(script)
+        for statement in rows:
+            old.execute(statement)
+        old.commit()
+        old.close()
+    app = create_app({**db_config, "TESTING": True})
     try:
-        assert store.schema_version(str(path)) == max(v for v, _ in store.MIGRATIONS)
+        assert store.schema_version(url) == max(v for v, _ in store.MIGRATIONS)
         client = app.test_client()
         game = client.get("/api/games/old-game").get_json()
         assert [g["guess"] for g in game["guesses"]] == ["1122"] and game["watch_url"]
@@ -160,8 +180,32 @@ def test_a_first_release_database_upgrades_and_plays_on(tmp_path):
         assert client.get(done["watch_url"]).status_code == 200
     finally:
         app.extensions["jobs"].stop()
+        app.extensions["store"].close()
     # Opening it again applies nothing twice.
-    again = create_app({"DATABASE": str(path), "TESTING": True, "JOBS_CONSUMER": "none"})
-    assert store.schema_version(str(path)) == max(v for v, _ in store.MIGRATIONS)
+    again = create_app({**db_config, "TESTING": True, "JOBS_CONSUMER": "none"})
+    assert store.schema_version(url) == max(v for v, _ in store.MIGRATIONS)
     with again.app_context():
         assert store.get_db().execute("SELECT COUNT(*) FROM schema_version").fetchone()[0] == len(store.MIGRATIONS)
+    again.extensions["store"].close()
+
+
+@pytest.mark.backends("postgresql")
+def test_servers_starting_together_upgrade_once(db_config):
+    """Several app processes starting at once on one new PostgreSQL database:
+    the schema is made once, and every app works."""
+    url = db_config["DATABASE_URL"]
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(lambda _: store.init_db(url), range(4)))
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        versions = [r[0] for r in conn.execute("SELECT version FROM schema_version ORDER BY version")]
+    assert versions == [v for v, _ in store.MIGRATIONS]
+
+
+def test_database_url_forms(tmp_path):
+    assert store.backend_for(str(tmp_path / "a.sqlite3")).name == "sqlite"
+    assert store.backend_for(f"sqlite:///{tmp_path}/b.sqlite3").path == f"{tmp_path}/b.sqlite3"
+    assert store.backend_for("postgresql://u@localhost/db").name == "postgresql"
+    with pytest.raises(ValueError, match="DATABASE_URL must be"):
+        store.backend_for("mysql://u@localhost/db")

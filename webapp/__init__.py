@@ -20,7 +20,14 @@ def create_app(config=None):
         static_folder=str(ROOT / "static"),
     )
     app.config.from_mapping(
+        # Records: the SQLite file DATABASE, unless DATABASE_URL names another
+        # database (postgresql://user:password@host/name, or sqlite:///path).
         DATABASE=os.path.join(app.instance_path, "mastermind.sqlite3"),
+        DATABASE_URL=os.environ.get("DATABASE_URL") or None,
+        DATABASE_POOL_SIZE=8,  # PostgreSQL connections per process, at most
+        # What several servers must share (the job queue, rate-limit counters)
+        # goes to this Redis when set; otherwise it stays on this machine.
+        REDIS_URL=os.environ.get("REDIS_URL") or None,
         MAX_CONTENT_LENGTH=16 * 1024,
         MAX_FORM_MEMORY_SIZE=16 * 1024,
         # How much work one request may do, in (guess, code) pairs scored: a
@@ -34,7 +41,8 @@ def create_app(config=None):
     )
     if config:
         app.config.update(config)
-    os.makedirs(os.path.dirname(os.path.abspath(app.config["DATABASE"])), exist_ok=True)
+    if not app.config["DATABASE_URL"]:
+        os.makedirs(os.path.dirname(os.path.abspath(app.config["DATABASE"])), exist_ok=True)
 
     from . import api, challenges, codemaker, errors, jobs, limits, play, security, share, solver, store, web
     from .engine import kernels

@@ -31,9 +31,6 @@ UNAVAILABLE = ("The game could not be saved just now (the server cannot write it
 
 
 def init_app(app) -> None:
-    import sqlite3
-
-    @app.errorhandler(sqlite3.OperationalError)
     def store_unavailable(exc):
         """A database that cannot be written (read-only, disk full, locked):
         a 503 the player understands, never a 500."""
@@ -42,6 +39,9 @@ def init_app(app) -> None:
         response.headers["Retry-After"] = "30"
         response.headers["X-Message"] = UNAVAILABLE
         return response
+
+    for error in app.extensions["store"].unavailable:
+        app.register_error_handler(error, store_unavailable)
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):

@@ -39,6 +39,7 @@ DEFAULTS = {
     # Small jobs are computed by the request that asks (and stored like any
     # other); tests turn this off to watch them in the background.
     "JOBS_QUICK_INLINE": True,
+    "JOBS_QUEUE_NAME": "mastermind",  # huey's name: the prefix of its keys in Redis
 }
 
 
@@ -195,15 +196,25 @@ def run(key: str) -> None:
 
 
 class Jobs:
-    """The app's queue: a huey instance on SQLite, its one task, and the
-    embedded consumer threads when configured."""
+    """The app's queue: a huey instance (on Redis when ``REDIS_URL`` is set,
+    so every server's consumers take from one queue; else on an SQLite file
+    of this machine), its one task, and the embedded consumer threads when
+    configured."""
 
     def __init__(self, app):
-        from huey import SqliteHuey
+        name = app.config["JOBS_QUEUE_NAME"]
+        if app.config.get("REDIS_URL"):
+            from huey import RedisHuey
 
-        path = app.config.get("JOBS_QUEUE") or os.path.join(
-            os.path.dirname(os.path.abspath(app.config["DATABASE"])), "jobs-queue.sqlite3")
-        self.huey = SqliteHuey(name="mastermind", filename=path, results=False)
+            self.huey = RedisHuey(name=name, url=app.config["REDIS_URL"], results=False)
+        else:
+            from huey import SqliteHuey
+
+            folder = (os.path.dirname(os.path.abspath(app.config["DATABASE"])) if not app.config.get("DATABASE_URL")
+                      else app.instance_path)
+            os.makedirs(folder, exist_ok=True)
+            path = app.config.get("JOBS_QUEUE") or os.path.join(folder, "jobs-queue.sqlite3")
+            self.huey = SqliteHuey(name=name, filename=path, results=False)
         self.consumer = None
 
         @self.huey.task(name="run_job")

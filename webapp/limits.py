@@ -2,7 +2,8 @@
 codemaker games), per client address, with Flask-Limiter. A player never
 meets them; a script creating hundreds of games a second does, and gets 429
 with ``Retry-After``. The counters live in memory by default, or where
-``RATELIMIT_STORAGE_URI`` says (``redis://…`` when several servers share them).
+``RATELIMIT_STORAGE_URI`` says: ``REDIS_URL``'s Redis when it is set, so that
+several servers count together.
 Behind a proxy, let it set ``X-Forwarded-For`` and trust it with werkzeug's
 ``ProxyFix``, so the client's own address is counted."""
 
@@ -32,6 +33,8 @@ creating = limiter.shared_limit(creation_limit, scope="create", methods=["POST"]
 
 
 def init_app(app) -> None:
+    if app.config.get("REDIS_URL"):  # counters shared by every server
+        app.config.setdefault("RATELIMIT_STORAGE_URI", app.config["REDIS_URL"])
     for name, value in DEFAULTS.items():
         app.config.setdefault(name, value)
     limiter.init_app(app)

@@ -1,10 +1,17 @@
-"""Games in SQLite: one connection per request, WAL mode so that several
-worker processes can share the file, and one transaction per move."""
+"""Every record the app keeps, and the only module that speaks SQL: games,
+challenges, codemaker games, hints and background jobs. One connection per
+request and one transaction per move, on SQLite by default (WAL mode, so
+several worker processes share the file) or on PostgreSQL when
+``DATABASE_URL`` names one (a psycopg connection pool per process)."""
 
 from __future__ import annotations
 
+import functools
+import os
+import re
 import secrets
 import sqlite3
+import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -156,88 +163,260 @@ class Game:
         return [(m.guess, m.reply) for m in self.moves]
 
 
-def connect(path: str) -> sqlite3.Connection:
-    """A connection with the settings every user of the file needs."""
-    db = sqlite3.connect(path, timeout=10, isolation_level=None)
-    db.row_factory = sqlite3.Row
-    db.execute("PRAGMA busy_timeout = 10000")
-    db.execute("PRAGMA foreign_keys = ON")
-    return db
+# --- the database: SQLite by default, PostgreSQL when DATABASE_URL names one -------------------
+#
+# The queries below are written once, in SQL both databases run, with ``?``
+# placeholders. A backend opens connections, turns ``?`` into what its driver
+# wants, and says which of its errors mean "the database cannot be used now".
 
 
-def init_db(path: str) -> None:
-    """Switch the file to WAL and apply the schema steps it has not had yet."""
-    db = connect(path)
-    try:
-        db.execute("PRAGMA journal_mode = WAL")
-        db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            row = db.execute("SELECT MAX(version) FROM schema_version").fetchone()
-            current = row[0] or 0
-            for version, script in MIGRATIONS:
-                if version > current:
-                    for statement in script.split(";"):
-                        if statement.strip():
-                            db.execute(statement)
-                    db.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-    finally:
+class Row(tuple):
+    """A result row readable by position or by column name, like ``sqlite3.Row``."""
+
+    __slots__ = ()
+    names: tuple = ()
+
+    def __getitem__(self, key):
+        if isinstance(key, str):
+            return tuple.__getitem__(self, self.names.index(key))
+        return tuple.__getitem__(self, key)
+
+    def keys(self):
+        return list(self.names)
+
+
+def _row_factory(cursor):
+    """psycopg's hook: rows of a class that knows this query's column names."""
+    return _row_class(tuple(d.name for d in cursor.description or ()))
+
+
+@functools.lru_cache(maxsize=256)
+def _row_class(names: tuple):
+    return type("Row", (Row,), {"__slots__": (), "names": names})
+
+
+class PostgresConnection:
+    """A pooled psycopg connection that speaks the store's ``?`` SQL."""
+
+    def __init__(self, raw):
+        self.raw = raw
+
+    def execute(self, sql: str, params=()):
+        return self.raw.execute(_pg_sql(sql), params)
+
+    def executemany(self, sql: str, rows):
+        with self.raw.cursor() as cur:
+            cur.executemany(_pg_sql(sql), list(rows))
+            return cur
+
+
+@functools.lru_cache(maxsize=512)
+def _pg_sql(sql: str) -> str:
+    """``?`` placeholders as psycopg's ``%s`` (the store's SQL has no other
+    ``?`` and no ``%``)."""
+    return sql.replace("?", "%s")
+
+
+class SqliteBackend:
+    """One SQLite file, WAL mode so that several processes can share it."""
+
+    name = "sqlite"
+    begin = "BEGIN IMMEDIATE"  # take the write lock at once: writers queue, never fail midway
+    for_update = ""  # BEGIN IMMEDIATE already serialises writers
+
+    def __init__(self, path: str):
+        self.path = path
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        self.unavailable = (sqlite3.OperationalError,)
+
+    def connect(self, read_only: bool = False):
+        db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
+        db.row_factory = sqlite3.Row
+        db.execute("PRAGMA busy_timeout = 10000")
+        db.execute("PRAGMA foreign_keys = ON")
+        if read_only:
+            db.execute("PRAGMA query_only = ON")
+        return db
+
+    def release(self, db) -> None:
         db.close()
 
+    def migrate(self, run) -> None:
+        db = self.connect()
+        try:
+            db.execute("PRAGMA journal_mode = WAL")
+            run(db, "BEGIN IMMEDIATE", lambda script: script)
+        finally:
+            db.close()
 
-def schema_version(path: str) -> int:
-    db = connect(path)
+    def close(self) -> None:
+        pass
+
+
+class PostgresBackend:
+    """A PostgreSQL database through a psycopg connection pool (one per process)."""
+
+    name = "postgresql"
+    begin = "BEGIN"
+    for_update = " FOR UPDATE"  # lock the game's row: one move at a time per game
+
+    def __init__(self, url: str, pool_size: int = 8, timeout: float = 5.0):
+        import psycopg
+        import psycopg_pool
+
+        self.url, self.pool_size, self.timeout = url, pool_size, timeout
+        self.unavailable = (psycopg.OperationalError, psycopg.errors.ReadOnlySqlTransaction,
+                            psycopg_pool.PoolTimeout)
+        self._pool = None
+        self._pid = None
+        self._lock = threading.Lock()
+
+    @property
+    def pool(self):
+        """The pool of this process, opened on first use (so that a process
+        forked by the web server opens its own)."""
+        if self._pool is None or self._pid != os.getpid():
+            with self._lock:
+                if self._pool is None or self._pid != os.getpid():
+                    from psycopg_pool import ConnectionPool
+
+                    self._pool = ConnectionPool(
+                        self.url, min_size=1, max_size=self.pool_size, timeout=self.timeout,
+                        kwargs={"autocommit": True, "row_factory": _row_factory},
+                        name="mastermind", open=True)
+                    self._pid = os.getpid()
+        return self._pool
+
+    def connect(self, read_only: bool = False):
+        db = PostgresConnection(self.pool.getconn())
+        db.read_only = read_only
+        if read_only:
+            db.execute("SET default_transaction_read_only = on")
+        return db
+
+    def release(self, db) -> None:
+        if getattr(db, "read_only", False):
+            try:
+                db.execute("SET default_transaction_read_only = off")
+            except Exception:  # the pool checks and replaces a broken connection
+                pass
+        self.pool.putconn(db.raw)
+
+    def migrate(self, run) -> None:
+        import psycopg
+
+        with psycopg.connect(self.url, autocommit=True, row_factory=_row_factory) as raw:
+            # One server at a time upgrades (the others wait on the lock), and
+            # REAL is 4 bytes in PostgreSQL: times need double precision.
+            run(PostgresConnection(raw), "BEGIN; SELECT pg_advisory_xact_lock(4242)",
+                lambda script: re.sub(r"\bREAL\b", "DOUBLE PRECISION", script))
+
+    def close(self) -> None:
+        if self._pool is not None and self._pid == os.getpid():
+            self._pool.close()
+        self._pool = None
+
+
+def backend_for(url: str, pool_size: int = 8):
+    """The backend a database URL names: ``postgresql://…`` (or ``postgres://``),
+    ``sqlite:///path``, or a plain path to an SQLite file."""
+    if url.startswith(("postgresql://", "postgres://")):
+        return PostgresBackend(url, pool_size)
+    if url.startswith("sqlite:///"):
+        return SqliteBackend(url[len("sqlite:///"):])
+    if "://" in url:
+        raise ValueError(f"DATABASE_URL must be a postgresql:// URL, an sqlite:/// URL or a path, not {url!r}")
+    return SqliteBackend(url)
+
+
+def _apply_migrations(db, begin: str, dialect) -> None:
+    """Apply the schema steps the database has not had, in one transaction."""
+    for statement in begin.split(";"):
+        db.execute(statement)
+    try:
+        db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        row = db.execute("SELECT MAX(version) FROM schema_version").fetchone()
+        current = row[0] or 0
+        for version, script in MIGRATIONS:
+            if version > current:
+                for statement in dialect(script).split(";"):
+                    if statement.strip():
+                        db.execute(statement)
+                db.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+
+
+def init_db(url: str) -> None:
+    """Apply the schema steps the database at ``url`` has not had yet."""
+    backend_for(url).migrate(_apply_migrations)
+
+
+def schema_version(url: str) -> int:
+    backend = backend_for(url)
+    db = backend.connect()
     try:
         return db.execute("SELECT MAX(version) FROM schema_version").fetchone()[0]
     finally:
-        db.close()
+        backend.release(db)
+        backend.close()
 
 
 class StoreUnavailable(RuntimeError):
     """The database cannot be written (read-only, disk full, locked too long)."""
 
 
-def get_db() -> sqlite3.Connection:
+def backend():
+    return current_app.extensions["store"]
+
+
+def get_db():
     """This request's connection (read-only while ``DATABASE_READ_ONLY`` is
     set, for maintenance such as a backup)."""
     if "db" not in g:
-        g.db = connect(current_app.config["DATABASE"])
-        if current_app.config.get("DATABASE_READ_ONLY"):
-            g.db.execute("PRAGMA query_only = ON")
+        g.db = backend().connect(bool(current_app.config.get("DATABASE_READ_ONLY")))
     return g.db
 
 
 def close_db(_exc=None) -> None:
     db = g.pop("db", None)
     if db is not None:
-        db.close()
+        backend().release(db)
 
 
 @contextmanager
 def transaction():
-    """This request's connection inside one write transaction (taken at once,
-    so concurrent writers queue rather than fail): committed at the end,
-    rolled back on any error."""
+    """This request's connection inside one write transaction (taken at once
+    on SQLite, so concurrent writers queue rather than fail): committed at the
+    end, rolled back on any error."""
     db = get_db()
-    db.execute("BEGIN IMMEDIATE")
+    db.execute(backend().begin)
     try:
         yield db
         db.execute("COMMIT")
     except BaseException:
         try:
             db.execute("ROLLBACK")
-        except sqlite3.Error:  # keep the error that matters, not the rollback's
+        except Exception:  # keep the error that matters, not the rollback's
             current_app.logger.warning("rollback failed after an error", exc_info=True)
         raise
 
 
+def database_url(config) -> str:
+    """Where the app keeps its records: ``DATABASE_URL`` when set, else the
+    SQLite file ``DATABASE``."""
+    return config.get("DATABASE_URL") or config["DATABASE"]
+
+
 def init_app(app) -> None:
-    """Create the database and close connections after each request."""
-    init_db(app.config["DATABASE"])
+    """Open the database (upgrading its schema) and hand each request's
+    connection back after it."""
+    url = database_url(app.config)
+    store = backend_for(url, app.config.get("DATABASE_POOL_SIZE", 8))
+    store.migrate(_apply_migrations)
+    app.extensions["store"] = store
     app.teardown_appcontext(close_db)
 
 
@@ -271,10 +450,12 @@ def insert_game(db, size: GameSize, max_guesses: int, secret: Code) -> str:
     return game_id
 
 
-def load_game(game_id: str, db: sqlite3.Connection | None = None) -> Game:
-    """The game with ``game_id``, with its moves; :class:`GameNotFound` if none."""
+def load_game(game_id: str, db=None, lock: bool = False) -> Game:
+    """The game with ``game_id``, with its moves; :class:`GameNotFound` if none.
+    With ``lock`` (inside a transaction), other moves in this game wait for it."""
     db = db or get_db()
-    row = db.execute("SELECT * FROM games WHERE id = ?", (str(game_id),)).fetchone()
+    row = db.execute("SELECT * FROM games WHERE id = ?" + (backend().for_update if lock else ""),
+                     (str(game_id),)).fetchone()
     if row is None:
         raise GameNotFound(game_id)
     size = GameSize(row["pegs"], row["colors"], bool(row["distinct_"]))
@@ -293,7 +474,7 @@ def add_guess(game_id: str, guess: Code, move: int | None = None) -> Game:
     """Record ``guess`` as move ``move`` (the next one when None) in one
     transaction, and end the game if it is won or out of guesses."""
     with transaction() as db:
-        game = load_game(game_id, db)
+        game = load_game(game_id, db, lock=True)
         if game.over:
             raise GameOver("This game is over: start a new one to play again.")
         if move is not None and move != game.next_move:
@@ -539,9 +720,10 @@ def create_codemaker(size: GameSize, strategy: str) -> CodemakerGame:
     return load_codemaker(game_id)
 
 
-def load_codemaker(game_id: str, db: sqlite3.Connection | None = None) -> CodemakerGame:
+def load_codemaker(game_id: str, db=None, lock: bool = False) -> CodemakerGame:
     db = db or get_db()
-    row = db.execute("SELECT * FROM codemaker_games WHERE id = ?", (str(game_id),)).fetchone()
+    row = db.execute("SELECT * FROM codemaker_games WHERE id = ?" + (backend().for_update if lock else ""),
+                     (str(game_id),)).fetchone()
     if row is None:
         raise CodemakerNotFound(game_id)
     size = GameSize(row["pegs"], row["colors"], bool(row["distinct_"]))
@@ -556,7 +738,7 @@ def add_codemaker_reply(game_id: str, move: int, guess: Code, reply: Feedback) -
     """Record the player's ``reply`` to guess number ``move`` in one
     transaction; a stale move number (a repeated post) is refused."""
     with transaction() as db:
-        game = load_codemaker(game_id, db)
+        game = load_codemaker(game_id, db, lock=True)
         if move != len(game.moves) + 1:
             raise StaleMove(f"This game is at guess {len(game.moves) + 1}, not {move}: reload the page.")
         db.execute("INSERT INTO codemaker_replies (game_id, move, guess, black, white) VALUES (?, ?, ?, ?, ?)",
@@ -568,7 +750,7 @@ def add_codemaker_reply(game_id: str, move: int, guess: Code, reply: Feedback) -
 def undo_codemaker_reply(game_id: str) -> CodemakerGame:
     """Take back the last answer (nothing happens when there is none)."""
     with transaction() as db:
-        game = load_codemaker(game_id, db)
+        game = load_codemaker(game_id, db, lock=True)
         if game.moves:
             db.execute("DELETE FROM codemaker_replies WHERE game_id = ? AND move = ?", (game.id, len(game.moves)))
             game.moves.pop()

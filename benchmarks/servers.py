@@ -1,0 +1,123 @@
+"""Throwaway PostgreSQL and Redis servers from Debian's packages, for the
+tests and the benchmarks: each lives in a temporary folder, listens on a free
+loopback port, and is stopped and deleted afterwards.
+
+PostgreSQL refuses to run as root, so as root its files belong to the
+``postgres`` user that Debian's package creates and its commands run as that
+user. (pytest-postgresql starts its server as the current user, which is why
+the tests use these two context managers instead.)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def postgres_bin(name: str) -> str:
+    """A PostgreSQL server program (initdb, pg_ctl) from Debian's newest installed version."""
+    found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"),
+                   key=lambda p: int(p.split("/")[4]) if p.split("/")[4].isdigit() else 0)
+    if found:
+        return found[-1]
+    path = shutil.which(name)
+    if path is None:
+        raise RuntimeError(f"{name} not found: install Debian's postgresql package (make test does)")
+    return path
+
+
+def _as_server_user(command: list[str]) -> list[str]:
+    return ["runuser", "-u", "postgres", "--", *command] if os.geteuid() == 0 else command
+
+
+def _wait_for_port(port: int, seconds: float = 30) -> None:
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"nothing answered on port {port}")
+
+
+@contextlib.contextmanager
+def postgresql(durable: bool = False):
+    """A PostgreSQL server with an empty database ``mastermind``; yields its
+    URL. ``durable=False`` (for tests) turns off fsync; benchmarks keep it."""
+    folder = tempfile.mkdtemp(prefix="mastermind-pg-")
+    data = os.path.join(folder, "data")
+    if os.geteuid() == 0:
+        shutil.chown(folder, "postgres", "postgres")
+    port = free_port()
+    subprocess.run(_as_server_user([postgres_bin("initdb"), "-D", data, "-U", "mastermind", "--auth=trust",
+                                    "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"]),
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c max_connections=200"
+    if not durable:
+        options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+    pg_ctl = postgres_bin("pg_ctl")
+    subprocess.run(_as_server_user([pg_ctl, "-D", data, "-o", options, "-l", os.path.join(folder, "log"),
+                                    "-w", "start"]), check=True, stdout=subprocess.DEVNULL)
+    try:
+        import psycopg
+
+        server = f"postgresql://mastermind@127.0.0.1:{port}"
+        with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
+            conn.execute("CREATE DATABASE mastermind")
+        yield f"{server}/mastermind"
+    finally:
+        subprocess.run(_as_server_user([pg_ctl, "-D", data, "-m", "immediate", "-w", "stop"]),
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def redis():
+    """A Redis server that keeps nothing on disk; yields its URL."""
+    program = shutil.which("redis-server") or "/usr/bin/redis-server"
+    if not os.path.exists(program):
+        raise RuntimeError("redis-server not found: install Debian's redis-server package (make test does)")
+    folder = tempfile.mkdtemp(prefix="mastermind-redis-")
+    port = free_port()
+    process = subprocess.Popen([program, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                                "--appendonly", "no", "--dir", folder],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait_for_port(port)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def schema(url: str, name: str):
+    """A fresh schema ``name`` in the database at ``url``; yields a URL whose
+    connections use it (so that each test has tables of its own)."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{name}"')
+    try:
+        yield f"{url}?options=-csearch_path%3D{name}"
+    finally:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{name}" CASCADE')
