@@ -32,13 +32,22 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def database_settings(database: str) -> dict:
+    """The app's configuration for ``database``: an SQLite path or a postgresql:// URL."""
+    if database.startswith("postgresql://"):
+        return {"DATABASE_URL": database}
+    return {"DATABASE": database, "DATABASE_URL": None}
+
+
 @contextlib.contextmanager
 def gunicorn(database: str, workers: int = 4, threads: int = 4, config: dict | None = None,
              port: int | None = None):
     """A real gunicorn (in a process group of its own) on a loopback port,
-    free unless given; yields (port, process)."""
+    free unless given; yields (port, process). ``database`` is an SQLite
+    path or a PostgreSQL URL; ``config`` may add ``REDIS_URL``."""
     port = port or free_port()
-    settings = {"DATABASE": database, "CREATE_RATE_LIMIT": "100000 per minute", **(config or {})}
+    settings = {**database_settings(database), "REDIS_URL": None, "CREATE_RATE_LIMIT": "100000 per minute",
+                **(config or {})}
     command = [str(Path(sys.executable).with_name("gunicorn")), "--workers", str(workers),
                "--worker-class", "gthread", "--threads", str(threads), "--bind", f"127.0.0.1:{port}",
                "--graceful-timeout", "2", f"webapp:create_app({settings!r})"]
@@ -66,25 +75,31 @@ def gunicorn(database: str, workers: int = 4, threads: int = 4, config: dict | N
 
 
 class Player:
-    """One player on one connection: whole games, through the API or the htmx routes."""
+    """One player: whole games, through the API or the htmx routes. Given
+    several servers' ports, the player's requests go to each in turn (one
+    connection to each), so one game is played across all of them."""
 
-    def __init__(self, port: int, htmx: bool, seed: int):
-        self.port, self.htmx, self.rng = port, htmx, random.Random(seed)
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    def __init__(self, port: int | list[int], htmx: bool, seed: int):
+        self.ports = [port] if isinstance(port, int) else list(port)
+        self.htmx, self.rng = htmx, random.Random(seed)
+        self.conns = [http.client.HTTPConnection("127.0.0.1", p, timeout=30) for p in self.ports]
+        self.turn = seed % len(self.ports)
         self.acks: list[tuple[str, int, str, int, int]] = []  # game, move, guess, black, white
         self.times: list[float] = []
         self.errors = 0
 
     def request(self, method, path, body=None, headers=None):
+        self.turn = (self.turn + 1) % len(self.ports)
+        conn = self.conns[self.turn]
         started = time.perf_counter()
         try:
-            self.conn.request(method, path, body, headers or {})
-            resp = self.conn.getresponse()
+            conn.request(method, path, body, headers or {})
+            resp = conn.getresponse()
             data = resp.read()
         except (OSError, http.client.HTTPException):
             self.errors += 1
-            self.conn.close()
-            self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            conn.close()
+            self.conns[self.turn] = http.client.HTTPConnection("127.0.0.1", self.ports[self.turn], timeout=30)
             return None, b""
         self.times.append(time.perf_counter() - started)
         return resp.status, data
@@ -124,8 +139,9 @@ class Player:
             self.play_game(stop)
 
 
-def load(port: int, players: int, seconds: float, htmx_share: float = 0.5) -> dict:
-    """``players`` threads play until ``seconds`` have passed."""
+def load(port: int | list[int], players: int, seconds: float, htmx_share: float = 0.5) -> dict:
+    """``players`` threads play until ``seconds`` have passed (on each of the
+    servers in turn when ``port`` is a list)."""
     crowd = [Player(port, htmx=i < players * htmx_share, seed=i) for i in range(players)]
     stop = time.time() + seconds
     threads = [threading.Thread(target=p.run, args=(stop,)) for p in crowd]
@@ -154,10 +170,16 @@ def feedback(guess: str, secret: str) -> tuple[int, int]:
 
 def verify(database: str, acks) -> dict:
     """Every acknowledged guess is stored exactly once, with the right feedback."""
-    db = sqlite3.connect(database)
-    secrets = dict(db.execute("SELECT id, secret FROM games"))
+    if database.startswith("postgresql://"):
+        import psycopg
+
+        db = psycopg.connect(database)
+    else:
+        db = sqlite3.connect(database)
+    secrets = dict(db.execute("SELECT id, secret FROM games").fetchall())
     stored = {}
-    for game, move, guess, black, white in db.execute("SELECT game_id, move, guess, black, white FROM guesses"):
+    for game, move, guess, black, white in db.execute(
+            "SELECT game_id, move, guess, black, white FROM guesses").fetchall():
         stored.setdefault((game, move), []).append((guess, black, white))
     db.close()
     missing = duplicated = wrong = 0
