@@ -74,8 +74,14 @@ def main(argv=None):
     parser.add_argument("--only", help="run the jobs whose name contains this text")
     parser.add_argument("--load", action="store_true",
                         help="only the load run: players against gunicorn with 4 workers")
-    parser.add_argument("--players", type=int, default=32, help="players in the load run (32)")
+    parser.add_argument("--scale", action="store_true",
+                        help="only the scale run: SQLite, PostgreSQL, and two servers on PostgreSQL + Redis")
+    parser.add_argument("--players", type=int, default=32, help="players in the load and scale runs (32)")
     args = parser.parse_args(argv)
+    if args.scale:
+        from .scale import main as scale_main
+        scale_main(players=args.players)
+        return
     if args.load:
         from .load import main as load_main
         load_main(players=args.players)
