@@ -6,6 +6,8 @@ PostgreSQL refuses to run as root, so as root its files belong to the
 ``postgres`` user that Debian's package creates and its commands run as that
 user. (pytest-postgresql starts its server as the current user, which is why
 the tests use these two context managers instead.)
+
+    python -m benchmarks.servers    # start both, print their URLs, wait for Ctrl-C
 """
 
 from __future__ import annotations
@@ -121,3 +123,25 @@ def schema(url: str, name: str):
     finally:
         with psycopg.connect(url, autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA "{name}" CASCADE')
+
+
+def main() -> None:
+    """Start a throwaway PostgreSQL and Redis and print their URLs, for trying
+    several app servers by hand; Ctrl-C stops and deletes both."""
+    import signal
+
+    def interrupt(*_):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)  # `kill` cleans up as Ctrl-C does
+    with postgresql(durable=True) as database_url, redis() as redis_url:
+        print(f"export DATABASE_URL={database_url}")
+        print(f"export REDIS_URL={redis_url}")
+        print("# PostgreSQL and Redis are running; Ctrl-C stops and deletes both.", flush=True)
+        with contextlib.suppress(KeyboardInterrupt):
+            while True:
+                time.sleep(3600)
+
+
+if __name__ == "__main__":
+    main()

@@ -45,3 +45,17 @@ def test_limits_can_be_turned_off(tmp_path):
     client = app.test_client()
     assert [client.post("/api/games", json={}).status_code for _ in range(3)] == [201] * 3
     app.extensions["jobs"].stop()
+
+
+@pytest.mark.parametrize("proxies", [0, 1])
+def test_behind_a_proxy_the_client_address_counts(tmp_path, proxies):
+    """With PROXIES=1 (behind nginx) each client named by X-Forwarded-For has
+    its own count; without it the header is ignored, so nobody can dodge the
+    limit by sending one."""
+    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "CREATE_RATE_LIMIT": "2 per minute",
+                      "PROXIES": proxies})
+    client = app.test_client()
+    codes = [client.post("/api/games", json={}, headers={"X-Forwarded-For": f"203.0.113.{i}"}).status_code
+             for i in range(4)]
+    assert codes == ([201, 201, 201, 201] if proxies else [201, 201, 429, 429])
+    app.extensions["jobs"].stop()

@@ -28,6 +28,9 @@ def create_app(config=None):
         # What several servers must share (the job queue, rate-limit counters)
         # goes to this Redis when set; otherwise it stays on this machine.
         REDIS_URL=os.environ.get("REDIS_URL") or None,
+        # Behind a reverse proxy (nginx): how many proxies set X-Forwarded-For,
+        # so rate limits count the client's own address. 0 trusts no header.
+        PROXIES=0,
         MAX_CONTENT_LENGTH=16 * 1024,
         MAX_FORM_MEMORY_SIZE=16 * 1024,
         # How much work one request may do, in (guess, code) pairs scored: a

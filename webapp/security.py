@@ -46,6 +46,11 @@ def init_app(app) -> None:
     from flask_talisman import Talisman
 
     app.wsgi_app = BoundedBody(app.wsgi_app, app.config["MAX_CONTENT_LENGTH"])
+    proxies = int(app.config.get("PROXIES") or 0)
+    if proxies:  # behind this many trusted proxies: the client is the one they name
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
 
     @app.before_request
     def refuse_oversized_chunks():
