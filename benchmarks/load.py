@@ -102,6 +102,8 @@ class Player:
             self.conns[self.turn] = http.client.HTTPConnection("127.0.0.1", self.ports[self.turn], timeout=30)
             return None, b""
         self.times.append(time.perf_counter() - started)
+        if resp.status >= 500:  # the server failed (a 409 or 429 is an answer, not a failure)
+            self.errors += 1
         return resp.status, data
 
     def play_game(self, stop: float) -> None:
@@ -159,7 +161,8 @@ def load(port: int | list[int], players: int, seconds: float, htmx_share: float 
 
     return {"acks": acks, "guesses_per_s": len(acks) / wall, "requests": len(times),
             "p50_ms": pct(0.5), "p90_ms": pct(0.9), "p99_ms": pct(0.99),
-            "errors": sum(p.errors for p in crowd), "seconds": wall}
+            "errors": sum(p.errors for p in crowd), "seconds": wall,
+            "slowest": sorted(((t, p.ports) for p in crowd for t in p.times), reverse=True)[:5]}
 
 
 def feedback(guess: str, secret: str) -> tuple[int, int]:

@@ -5,7 +5,8 @@ gunicorn; and what one guess costs in database round trips.
     python -m benchmarks --scale                 # 32 players, 12 s per set-up
     python -m benchmarks --scale --players 64
 
-Every acknowledged guess is checked in the database afterwards (stored once,
+A warm-up of 4 s (not timed, but checked) lets every worker finish booting
+first. Every acknowledged guess is checked in the database afterwards (stored once,
 with the right feedback). PostgreSQL and Redis are throwaway servers from
 Debian's packages (see servers.py), with fsync on, as in production. On this
 2-core machine the two servers share the same two cores: the two-server row
@@ -82,7 +83,9 @@ def run(players: int = 32, seconds: float = 12, workers: int = 4) -> list[dict]:
             config = {"REDIS_URL": shared} if shared else {}
             with contextlib.ExitStack() as stack:
                 ports = [stack.enter_context(gunicorn(database, workers, config=config))[0] for _ in range(servers)]
+                warm_up = load(ports, players, 4)  # every worker booted and its kernels loaded
                 result = load(ports, players, seconds)
+                result["acks"] += warm_up["acks"]  # checked too
             check = verify(database, result["acks"])
             rows.append({"setup": name, "servers": servers, **result, **check})
         trips = {"SQLite": round_trips(None, folder), "PostgreSQL": round_trips(pg, folder)}
