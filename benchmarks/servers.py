@@ -55,6 +55,21 @@ def _wait_for_port(port: int, seconds: float = 30) -> None:
     raise RuntimeError(f"nothing answered on port {port}")
 
 
+class PostgresURL(str):
+    """The URL of a throwaway PostgreSQL server, which can also stop the
+    server and start it again (for tests of an outage)."""
+
+    def control(self, *args: str) -> None:
+        subprocess.run(_as_server_user([postgres_bin("pg_ctl"), "-D", self.data, *args]),
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def stop(self) -> None:
+        self.control("-m", "immediate", "-w", "stop")
+
+    def start(self) -> None:
+        self.control("-o", self.options, "-l", self.log, "-w", "start")
+
+
 @contextlib.contextmanager
 def postgresql(durable: bool = False):
     """A PostgreSQL server with an empty database ``mastermind``; yields its
@@ -67,22 +82,22 @@ def postgresql(durable: bool = False):
     subprocess.run(_as_server_user([postgres_bin("initdb"), "-D", data, "-U", "mastermind", "--auth=trust",
                                     "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"]),
                    check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c max_connections=200"
+    server = f"postgresql://mastermind@127.0.0.1:{port}"
+    url = PostgresURL(f"{server}/mastermind")
+    url.data, url.log = data, os.path.join(folder, "log")
+    url.options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c max_connections=200"
     if not durable:
-        options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-    pg_ctl = postgres_bin("pg_ctl")
-    subprocess.run(_as_server_user([pg_ctl, "-D", data, "-o", options, "-l", os.path.join(folder, "log"),
-                                    "-w", "start"]), check=True, stdout=subprocess.DEVNULL)
+        url.options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+    url.start()
     try:
         import psycopg
 
-        server = f"postgresql://mastermind@127.0.0.1:{port}"
         with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
             conn.execute("CREATE DATABASE mastermind")
-        yield f"{server}/mastermind"
+        yield url
     finally:
-        subprocess.run(_as_server_user([pg_ctl, "-D", data, "-m", "immediate", "-w", "stop"]),
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with contextlib.suppress(subprocess.CalledProcessError):
+            url.stop()
         shutil.rmtree(folder, ignore_errors=True)
 
 

@@ -87,6 +87,7 @@ def test_odd_numbers_in_codemaker_answers(client):
     assert resp.status_code == 400
 
 
+@pytest.mark.backends("sqlite", "postgresql")
 def test_read_only_database_is_a_503_and_loses_nothing(client, app):
     with app.app_context():
         game = store.create_game(GameSize(), 10, Code.parse("1234", GameSize()))

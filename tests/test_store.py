@@ -209,3 +209,32 @@ def test_database_url_forms(tmp_path):
     assert store.backend_for("postgresql://u@localhost/db").name == "postgresql"
     with pytest.raises(ValueError, match="DATABASE_URL must be"):
         store.backend_for("mysql://u@localhost/db")
+
+
+def test_postgresql_outage_is_a_503_and_loses_nothing(tmp_path):
+    """The database server dies in the middle of a game: moves get a 503 with
+    a sentence (never a 500), and when the server is back the game plays on
+    from the last acknowledged move."""
+    from benchmarks.servers import postgresql
+
+    with postgresql(durable=True) as url:  # a crash keeps what was committed
+        app = create_app({"DATABASE_URL": str(url), "REDIS_URL": None, "DATABASE_POOL_TIMEOUT": 1.0,
+                          "JOBS_CONSUMER": "none", "TESTING": True})
+        client = app.test_client()
+        game = client.post("/api/games", json={"secret": None}).get_json()
+        assert client.post(f"/api/games/{game['id']}/guesses", json={"guess": "1122", "move": 1}).status_code == 200
+        url.stop()
+        for _ in range(2):  # the broken connection, then no connection at all
+            resp = client.post(f"/api/games/{game['id']}/guesses", json={"guess": "3456", "move": 2})
+            assert resp.status_code == 503 and "Nothing was lost" in resp.get_json()["error"]
+        page = client.get(f"/games/{game['id']}")
+        assert page.status_code == 503 and "Nothing was lost" in page.get_data(as_text=True)
+        url.start()
+        deadline = time.time() + 20
+        while (resp := client.post(f"/api/games/{game['id']}/guesses",
+                                   json={"guess": "3456", "move": 2})).status_code == 503:
+            assert time.time() < deadline
+            time.sleep(0.2)
+        assert resp.status_code == 200
+        assert [g["guess"] for g in resp.get_json()["guesses"]] == ["1122", "3456"]
+        app.extensions["store"].close()

@@ -25,6 +25,7 @@ def create_app(config=None):
         DATABASE=os.path.join(app.instance_path, "mastermind.sqlite3"),
         DATABASE_URL=os.environ.get("DATABASE_URL") or None,
         DATABASE_POOL_SIZE=8,  # PostgreSQL connections per process, at most
+        DATABASE_POOL_TIMEOUT=5.0,  # seconds a request waits for one before a 503
         # What several servers must share (the job queue, rate-limit counters)
         # goes to this Redis when set; otherwise it stays on this machine.
         REDIS_URL=os.environ.get("REDIS_URL") or None,

@@ -317,11 +317,11 @@ class PostgresBackend:
         self._pool = None
 
 
-def backend_for(url: str, pool_size: int = 8):
+def backend_for(url: str, pool_size: int = 8, timeout: float = 5.0):
     """The backend a database URL names: ``postgresql://…`` (or ``postgres://``),
     ``sqlite:///path``, or a plain path to an SQLite file."""
     if url.startswith(("postgresql://", "postgres://")):
-        return PostgresBackend(url, pool_size)
+        return PostgresBackend(url, pool_size, timeout)
     if url.startswith("sqlite:///"):
         return SqliteBackend(url[len("sqlite:///"):])
     if "://" in url:
@@ -414,7 +414,7 @@ def init_app(app) -> None:
     """Open the database (upgrading its schema) and hand each request's
     connection back after it."""
     url = database_url(app.config)
-    store = backend_for(url, app.config.get("DATABASE_POOL_SIZE", 8))
+    store = backend_for(url, app.config.get("DATABASE_POOL_SIZE", 8), app.config.get("DATABASE_POOL_TIMEOUT", 5.0))
     store.migrate(_apply_migrations)
     app.extensions["store"] = store
     app.teardown_appcontext(close_db)
