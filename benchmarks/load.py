@@ -14,7 +14,6 @@ import json
 import os
 import random
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -25,11 +24,7 @@ from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from .servers import free_port, wait_for_port
 
 
 def database_settings(database: str) -> dict:
@@ -54,15 +49,7 @@ def gunicorn(database: str, workers: int = 4, threads: int = 4, config: dict | N
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                start_new_session=True)
     try:
-        deadline = time.time() + 60
-        while time.time() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-            except OSError:
-                time.sleep(0.2)
-        else:
-            raise RuntimeError("gunicorn did not start")
+        wait_for_port(port, 60)
         yield port, process
     finally:
         with contextlib.suppress(ProcessLookupError):

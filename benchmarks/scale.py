@@ -27,7 +27,7 @@ from .servers import postgresql, redis
 def round_trips(database_url: str | None, folder: str) -> dict[str, int]:
     """Statements sent to the database by each kind of request in a game
     (on PostgreSQL each is one network round trip)."""
-    from webapp import create_app, store
+    from webapp import create_app
 
     config = {"DATABASE_URL": database_url, "DATABASE": str(Path(folder) / "trips.sqlite3"),
               "REDIS_URL": None, "JOBS_CONSUMER": "none", "CREATE_RATE_LIMIT": "1000 per minute"}

@@ -44,7 +44,7 @@ def _as_server_user(command: list[str]) -> list[str]:
     return ["runuser", "-u", "postgres", "--", *command] if os.geteuid() == 0 else command
 
 
-def _wait_for_port(port: int, seconds: float = 30) -> None:
+def wait_for_port(port: int, seconds: float = 30) -> None:
     deadline = time.time() + seconds
     while time.time() < deadline:
         try:
@@ -113,7 +113,7 @@ def redis():
                                 "--appendonly", "no", "--dir", folder],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        _wait_for_port(port)
+        wait_for_port(port)
         yield f"redis://127.0.0.1:{port}/0"
     finally:
         process.terminate()
