@@ -13,10 +13,12 @@ import http.client
 import json
 import os
 import random
+import shutil
 import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -43,15 +45,22 @@ def gunicorn(database: str, workers: int = 4, threads: int = 4, config: dict | N
     port = port or free_port()
     settings = {**database_settings(database), "REDIS_URL": None, "CREATE_RATE_LIMIT": "100000 per minute",
                 **(config or {})}
-    command = [str(Path(sys.executable).with_name("gunicorn")), "--workers", str(workers),
-               "--worker-class", "gthread", "--threads", str(threads), "--bind", f"127.0.0.1:{port}",
-               "--graceful-timeout", "2", f"webapp:create_app({settings!r})"]
+    command = [str(Path(sys.executable).with_name("gunicorn")), "-c", "python:benchmarks.gunicorn_ready",
+               "--workers", str(workers), "--worker-class", "gthread", "--threads", str(threads),
+               "--bind", f"127.0.0.1:{port}", "--graceful-timeout", "2", f"webapp:create_app({settings!r})"]
+    ready = tempfile.mkdtemp(prefix="mastermind-ready-")
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               start_new_session=True)
+                               start_new_session=True, env={**os.environ, "MASTERMIND_READY_DIR": ready})
     try:
         wait_for_port(port, 60)
+        deadline = time.time() + 60  # every worker has loaded the app (and its kernels)
+        while len(os.listdir(ready)) < workers and process.poll() is None:
+            if time.time() > deadline:
+                raise RuntimeError("gunicorn's workers did not start")
+            time.sleep(0.05)
         yield port, process
     finally:
+        shutil.rmtree(ready, ignore_errors=True)
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGTERM)
         try:
@@ -197,7 +206,6 @@ def worker_peaks(master: int) -> list[float]:
 
 
 def main(players: int = 32, seconds: float = 15, workers: int = 4) -> None:
-    import tempfile
 
     with tempfile.TemporaryDirectory() as folder:
         database = str(Path(folder) / "load.sqlite3")
