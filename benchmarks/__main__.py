@@ -5,6 +5,8 @@
     python -m benchmarks --slow     # also the optimal 4 × 7 search (minutes)
     python -m benchmarks --json     # machine-readable
     python -m benchmarks --load     # only the load run against gunicorn (see load.py)
+    python -m benchmarks --scale    # SQLite, PostgreSQL, two servers (see scale.py)
+    python -m benchmarks --peer /path/to/mmstrat   # whole process beside the C++ solver (see peer.py)
 
 Compiled kernels are loaded (and compiled on a first run) before the clock
 starts; "traced" is the peak of Python and numpy allocations (tracemalloc, a
@@ -77,7 +79,15 @@ def main(argv=None):
     parser.add_argument("--scale", action="store_true",
                         help="only the scale run: SQLite, PostgreSQL, and two servers on PostgreSQL + Redis")
     parser.add_argument("--players", type=int, default=32, help="players in the load and scale runs (32)")
+    parser.add_argument("--peer", metavar="MMSTRAT",
+                        help="side by side with this mmstrat binary, whole process (see peer.py)")
+    parser.add_argument("--peer-jobs", action="store_true",
+                        help="the side-by-side jobs without the peer: this project's column alone")
     args = parser.parse_args(argv)
+    if args.peer or args.peer_jobs:
+        from .peer import main as peer_main
+        peer_main(args.peer, slow=args.slow, only=args.only)
+        return
     if args.scale:
         from .scale import main as scale_main
         scale_main(players=args.players)

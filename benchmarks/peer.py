@@ -1,0 +1,121 @@
+"""Side by side with the fastest C++ solver, mmstrat (widmaN/mastermind-strategy),
+whole process against whole process, on the same machine in the same run.
+
+    python -m benchmarks --peer /path/to/mmstrat          # with the peer
+    python -m benchmarks --peer-jobs                      # this project alone
+    python -m benchmarks --peer /path/to/mmstrat --slow   # adds the 4×7 optimum (minutes)
+
+The project never ships or downloads mmstrat: build it yourself (the README
+says how). Each job runs both programs in turn, alternating, ``repeats``
+times; a time is "min–median" of the wall-clock seconds (``/usr/bin/time``),
+memory is the largest peak RSS. The peer runs on one thread (``-mt 1``). Both
+sides must print the same total, or the row says so.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MASTERMIND = str(Path(sys.executable).with_name("mastermind"))
+
+# (name, this project's arguments, the peer's arguments or None, repeats, slow)
+JOBS = [
+    ("start-up: mastermind --help", ["--help"], None, 5, False),
+    ("suggest 4×6 after 1122 1,0", ["suggest", "1122:1,0"], None, 5, False),
+    ("tree 4×6 knuth", ["analyse", "--strategy", "knuth"], None, 5, False),
+    ("tree 4×6 minimax-lex (peer: minmax)", ["analyse", "--strategy", "minimax-lex"],
+     ["-r", "mm", "-s", "minmax"], 5, False),
+    ("tree 4×6 entropy", ["analyse", "--strategy", "entropy"], ["-r", "mm", "-s", "entropy"], 5, False),
+    ("optimal 4×5", ["optimal", "--pegs", "4", "--colors", "5"], ["-r", "p4c5r", "-s", "optimal"], 3, False),
+    ("optimal 4×6", ["optimal", "--pegs", "4", "--colors", "6"], ["-r", "mm", "-s", "optimal"], 3, False),
+    ("tree 5×8 knuth", ["analyse", "--pegs", "5", "--colors", "8", "--strategy", "knuth"], None, 2, False),
+    ("tree 5×8 minimax-lex (peer: minmax)", ["analyse", "--pegs", "5", "--colors", "8", "--strategy", "minimax-lex"],
+     ["-r", "lg", "-s", "minmax"], 2, False),
+    ("tree 5×8 entropy", ["analyse", "--pegs", "5", "--colors", "8", "--strategy", "entropy"],
+     ["-r", "lg", "-s", "entropy"], 2, False),
+    ("optimal 4×7", ["optimal", "--pegs", "4", "--colors", "7"], ["-r", "p4c7r", "-s", "optimal"], 1, True),
+]
+
+
+def timed(command: list[str]) -> tuple[float, float, str]:
+    """Wall seconds, peak RSS in MiB and standard output of one whole run."""
+    result = subprocess.run(["/usr/bin/time", "-f", "%e %M", *command], capture_output=True, text=True,
+                            cwd=ROOT, env={**os.environ, "PYTHONWARNINGS": "ignore"})
+    if result.returncode != 0:
+        raise RuntimeError(f"{command} failed: {result.stderr[-500:]}")
+    seconds, kib = result.stderr.strip().splitlines()[-1].split()
+    return float(seconds), int(kib) / 1024, result.stdout
+
+
+def total_in(output: str) -> int | None:
+    """The total of guesses in either program's table (the second column of its row)."""
+    for line in output.splitlines():
+        match = re.match(r"^(\S+)\s+(\d+)\s+\d", line)
+        if match and match.group(1) not in ("Strategy",):
+            return int(match.group(2))
+    return None
+
+
+def span(times: list[float]) -> str:
+    if len(times) == 1:
+        return f"{times[0]:.2f}"
+    return f"{min(times):.2f}–{statistics.median(times):.2f}"
+
+
+def run(peer: str | None, slow: bool = False, only: str | None = None) -> list[dict]:
+    rows = []
+    for name, ours_args, peer_args, repeats, is_slow in JOBS:
+        if (is_slow and not slow) or (only and only not in name):
+            continue
+        ours, theirs = [], []
+        ours_mem = theirs_mem = 0.0
+        ours_total = theirs_total = None
+        for _ in range(repeats):  # alternate, so a noisy moment hits both
+            seconds, mib, out = timed([MASTERMIND, *ours_args])
+            ours.append(seconds)
+            ours_mem = max(ours_mem, mib)
+            ours_total = total_in(out)
+            if peer and peer_args:
+                seconds, mib, out = timed([peer, *peer_args, "-S", "-mt", "1"])
+                theirs.append(seconds)
+                theirs_mem = max(theirs_mem, mib)
+                theirs_total = total_in(out)
+        row = {"job": name, "ours": ours, "ours_mib": ours_mem, "ours_total": ours_total,
+               "peer": theirs, "peer_mib": theirs_mem, "peer_total": theirs_total}
+        rows.append(row)
+        print_row(row, bool(peer))
+    return rows
+
+
+def header(with_peer: bool) -> None:
+    line = f"{'job (whole process)':38} {'ours s':>12} {'ours MiB':>9} {'total':>7}"
+    if with_peer:
+        line += f" {'peer s':>12} {'peer MiB':>9} {'total':>7} {'time ratio':>10} {'memory ratio':>12}"
+    print(line, flush=True)
+
+
+def print_row(r: dict, with_peer: bool) -> None:
+    total = "" if r["ours_total"] is None else str(r["ours_total"])
+    line = f"{r['job']:38} {span(r['ours']):>12} {r['ours_mib']:9.0f} {total:>7}"
+    if with_peer and r["peer"]:
+        ratio = statistics.median(r["ours"]) / max(statistics.median(r["peer"]), 1e-3)
+        memory = r["ours_mib"] / max(r["peer_mib"], 1e-3)
+        peer_total = str(r["peer_total"])
+        if r["peer_total"] != r["ours_total"]:
+            peer_total += "*"  # a different tie rule: see the README
+        line += (f" {span(r['peer']):>12} {r['peer_mib']:9.1f} {peer_total:>7} {ratio:9.1f}× {memory:11.0f}×")
+    print(line, flush=True)
+
+
+def main(peer: str | None, slow: bool = False, only: str | None = None) -> None:
+    if peer and not os.access(peer, os.X_OK):
+        raise SystemExit(f"--peer {peer}: not an executable file")
+    print("whole-process wall time (min–median of alternating runs) and peak RSS; the peer on one thread")
+    header(bool(peer))
+    run(peer, slow, only)
