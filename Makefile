@@ -16,6 +16,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	PYTHONWARNINGS=ignore $(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m webapp.engine.kernels  # compile the engine's kernels once, ahead of any request
 	touch $(STAMP)
 
 $(TEST_STAMP): $(STAMP)

@@ -105,3 +105,52 @@ print(sorted(n for n, f in found.items() if len(f.signatures) != before[n]))
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-500:]
     assert result.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("pegs, colors", [(2, 3), (3, 5), (4, 6), (5, 4)])
+def test_numpy_and_compiled_kernels_agree(pegs, colors):
+    """Small work runs in numpy until the compiled kernels are loaded: both
+    give the same feedback, class sizes and first perfect split."""
+    from webapp.engine import kernels
+    from webapp.engine.tables import counts_numpy, feedback_numpy
+
+    size = GameSize(pegs, colors)
+    table = FeedbackTable(pegs, colors, matrix=None)
+    rng = np.random.default_rng(pegs * 10 + colors)
+    guesses = np.sort(rng.choice(size.n_codes, size=min(size.n_codes, 150), replace=False)).astype(np.int64)
+    codes = np.sort(rng.choice(size.n_codes, size=min(size.n_codes, 90), replace=False)).astype(np.int64)
+    by_numpy = feedback_numpy(table.digits[guesses], table.counts[guesses], table.digits[codes],
+                              table.counts[codes], pegs)
+    digits_t, counts_t = table._columns(codes)
+    compiled = kernels.feedback_block(table.digits[guesses], table.counts[guesses], digits_t, counts_t, pegs)
+    assert (by_numpy == compiled).all()
+    assert (counts_numpy(by_numpy, table.slots)
+            == kernels.counts_direct(table.digits[guesses], table.counts[guesses], digits_t, counts_t,
+                                     pegs, table.slots)).all()
+    matrix = feedback_matrix(pegs, colors)  # numpy or compiled, whichever this process uses now
+    few = codes[: table.replies]
+    expected = next((i for i, g in enumerate(guesses) if len(set(matrix[g, few])) == len(few)), -1)
+    assert kernels.first_perfect_split(matrix, guesses, few, table.slots) == expected
+    direct = FeedbackTable(pegs, colors, matrix=None)
+    assert direct.first_perfect_split(guesses, few) == expected
+
+
+def test_classic_commands_never_load_numba():
+    """`mastermind suggest` and `analyse` on the classic board run in numpy
+    (loading numba would cost more than the work), with the published totals."""
+    import subprocess
+    import sys
+
+    script = """
+import sys
+from webapp import cli
+sys.argv = ["mastermind", "analyse", "--strategy", "knuth"]
+cli.main()
+sys.argv = ["mastermind", "suggest", "1122:1,0"]
+cli.main()
+print("numba loaded:", "numba" in sys.modules)
+"""
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-500:]
+    assert "numba loaded: False" in result.stdout
+    assert " 5801 " in result.stdout

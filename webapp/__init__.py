@@ -40,8 +40,11 @@ def create_app(config=None):
         # The deepest adversary needs a whole decision tree: built within a
         # request for sizes up to this many codes.
         SOLVER_TREE_CODES=4096,
-        # Load the engine's compiled kernels at start-up, not on the first request.
-        WARM_UP=True,
+        # The engine's compiled kernels (numba): "background" loads them in a
+        # thread as the app starts, so it serves at once (small work runs in
+        # numpy meanwhile); True loads them before serving; False on the
+        # first piece of work large enough to need them.
+        WARM_UP="background",
     )
     if config:
         app.config.update(config)
@@ -49,9 +52,18 @@ def create_app(config=None):
         os.makedirs(os.path.dirname(os.path.abspath(app.config["DATABASE"])), exist_ok=True)
 
     from . import api, challenges, codemaker, errors, jobs, limits, play, security, share, solver, store, web
-    from .engine import kernels
+    if app.config["WARM_UP"] == "background":
+        import threading
 
-    if app.config["WARM_UP"]:
+        def warm_up():
+            from .engine import kernels
+
+            kernels.warm_up()
+
+        threading.Thread(target=warm_up, name="kernel warm-up", daemon=True).start()
+    elif app.config["WARM_UP"]:
+        from .engine import kernels
+
         kernels.warm_up()
 
     security.init_app(app)

@@ -164,25 +164,55 @@ def first_perfect_split(matrix, guesses, codes, slots):
     return -1
 
 
+_warm = threading.Event()
+_warming = threading.Lock()
+
+
 def warm_up() -> None:
-    """Load (or, on a first run, compile) the kernels with the argument types
-    the engine passes (read-only shared tables included), on a tiny size, so
-    the first real request does not pay for it."""
-    from .codes import GameSize
-    from .tables import FeedbackTable, feedback_table
+    """Load (or, on a first run, compile) every kernel with the argument
+    types the engine passes (read-only shared tables included), on a tiny
+    size, then send all work here (``tables.use_compiled``). Done once per
+    process; later calls return at once."""
+    if _warm.is_set():
+        return
+    with _warming:
+        if _warm.is_set():
+            return
+        from .codes import GameSize, code_digits, color_counts
 
-    size = GameSize(2, 2)
-    table = feedback_table(size)  # the read-only matrix
-    direct = FeedbackTable(2, 2, matrix=None)
-    codes = np.arange(size.n_codes, dtype=np.int64)
-    direct.rows(codes, codes)
-    for t in (table, direct):
-        t.class_counts(codes, codes)
-        t.first_perfect_split(codes, codes)
-    _counts_from_matrix_parallel(table.matrix, codes, codes, table.slots)
-    digits_t, counts_t = direct._columns(codes)
-    _counts_direct_parallel(direct.digits[codes], direct.counts[codes], digits_t, counts_t, 2, 9)
-    # The exact optimal search (its own kernels), on a size too small to matter.
-    from .optimal import OptimalSolver
+        pegs, colors = 2, 2
+        digits, counts = code_digits(pegs, colors), color_counts(pegs, colors)  # read-only
+        n, slots = digits.shape[0], (pegs + 1) ** 2
+        codes = np.arange(n, dtype=np.int64)
+        digits_t, counts_t = np.ascontiguousarray(digits.T), np.ascontiguousarray(counts.T)
+        matrix = np.empty((n, n), np.uint8)
+        with PARALLEL_LOCK:  # as feedback_matrix calls it
+            feedback_block_into(matrix, digits, counts, digits_t, counts_t, pegs)
+        matrix.flags.writeable = False
+        g_digits, g_counts = digits[codes], counts[codes]  # as the table's methods pass them
+        feedback_block(g_digits, g_counts, digits_t, counts_t, pegs)
+        _counts_from_matrix_serial(matrix, codes, codes, slots)
+        _counts_direct_serial(g_digits, g_counts, digits_t, counts_t, pegs, slots)
+        with PARALLEL_LOCK:
+            _counts_from_matrix_parallel(matrix, codes, codes, slots)
+            _counts_direct_parallel(g_digits, g_counts, digits_t, counts_t, pegs, slots)
+        first_perfect_split(matrix, codes, codes, slots)
+        # The exact optimal search (its own kernels), on a size too small to matter.
+        from .optimal import OptimalSolver
 
-    OptimalSolver(GameSize(3, 3)).total()
+        OptimalSolver(GameSize(3, 3)).total()
+        from .tables import use_compiled
+
+        use_compiled()
+        _warm.set()
+
+
+if __name__ == "__main__":
+    # `python -m webapp.engine.kernels`: compile every kernel into numba's
+    # on-disk cache (the Makefile does it once after installing), so that no
+    # process ever compiles while a request waits.
+    import time
+
+    started = time.perf_counter()
+    warm_up()
+    print(f"compiled kernels ready in {time.perf_counter() - started:.1f} s")

@@ -4,6 +4,11 @@ A :class:`FeedbackTable` answers two questions fast: the feedback of one guess
 against many codes, and the class sizes of the partition each of many guesses
 makes. Small sizes keep the whole ``n × n`` feedback matrix in memory; larger
 ones compute rows on demand.
+
+Small pieces of work run in numpy; large ones in the compiled kernels
+(``kernels.py``, numba), which are loaded the first time a piece of work is
+large enough to pay for loading them, or at once by ``kernels.warm_up()``
+(the web app's start). So a command on the classic board never loads numba.
 """
 
 from __future__ import annotations
@@ -11,13 +16,59 @@ from __future__ import annotations
 import threading
 import numpy as np
 
-from . import kernels
 from .codes import Code, Feedback, FeedbackError, GameSize, code_digits, color_counts, secret_indices
 
 # The matrix is kept when it needs at most this many bytes, unless a caller
 # (whole-game analysis) asks for more.
 DEFAULT_MATRIX_BYTES = 64 * 2**20
 MATRIX_CHUNK = 1024
+
+
+# Work of at most this many (guess, code) pairs runs in numpy unless the
+# compiled kernels are loaded already: loading them costs about a third of a
+# second, which numpy's slower loop repays only on larger pieces of work.
+NUMPY_PAIRS = 4_000_000
+_compiled = None  # the kernels module, once loaded
+
+
+def compiled(pairs: int):
+    """The compiled kernels when they are loaded or ``pairs`` is worth loading
+    them for; else None (numpy does it)."""
+    global _compiled
+    if _compiled is None and pairs > NUMPY_PAIRS:
+        from . import kernels
+
+        _compiled = kernels
+    return _compiled
+
+
+def use_compiled() -> None:
+    """From now on, every piece of work goes to the compiled kernels (called
+    by ``kernels.warm_up`` once they are loaded)."""
+    global _compiled
+    from . import kernels
+
+    _compiled = kernels
+
+
+def feedback_numpy(g_digits, g_counts, digits, counts, pegs: int) -> np.ndarray:
+    """Feedback of each guess (rows) against each code (columns), encoded as
+    ``black * pegs + common``, with numpy alone (one 2-D pass per peg and per
+    colour: a reduction over a short last axis would be several times slower)."""
+    out = np.zeros((g_digits.shape[0], digits.shape[0]), dtype=np.uint8)
+    for p in range(g_digits.shape[1]):
+        out += g_digits[:, p, None] == digits[None, :, p]
+    out *= np.uint8(pegs)
+    for c in range(g_counts.shape[1]):
+        out += np.minimum(g_counts[:, c, None], counts[None, :, c])
+    return out
+
+
+def counts_numpy(rows: np.ndarray, slots: int) -> np.ndarray:
+    """Class sizes of each row of feedback: ``(len(rows), slots)`` int32."""
+    flat = rows.astype(np.intp) + (np.arange(rows.shape[0], dtype=np.intp) * slots)[:, None]
+    return np.bincount(flat.ravel(), minlength=rows.shape[0] * slots).reshape(
+        rows.shape[0], slots).astype(np.int32)
 
 
 def _indices(values) -> np.ndarray:
@@ -50,6 +101,10 @@ class FeedbackTable:
         codes = np.asarray(codes, dtype=np.int64)
         if self.matrix is not None:
             return self.matrix[np.ix_(guesses, codes)]
+        kernels = compiled(len(guesses) * len(codes))
+        if kernels is None:
+            return feedback_numpy(self.digits[guesses], self.counts[guesses], self.digits[codes],
+                                  self.counts[codes], self.pegs)
         digits_t, counts_t = self._columns(codes)
         return kernels.feedback_block(
             self.digits[guesses], self.counts[guesses], digits_t, counts_t, self.pegs
@@ -66,6 +121,9 @@ class FeedbackTable:
         ``(len(guesses), (pegs + 1) ** 2)`` int32."""
         guesses = _indices(guesses)
         codes = _indices(codes)
+        kernels = compiled(len(guesses) * len(codes))
+        if kernels is None:
+            return counts_numpy(self.rows(guesses, codes), self.slots)
         if self.matrix is not None:
             return kernels.counts_from_matrix(self.matrix, guesses, codes, self.slots)
         digits_t, counts_t = self._columns(codes)
@@ -81,7 +139,8 @@ class FeedbackTable:
             return -1
         guesses = _indices(guesses)
         codes = _indices(codes)
-        if self.matrix is not None:
+        kernels = compiled(len(guesses) * len(codes))
+        if self.matrix is not None and kernels is not None:
             return int(kernels.first_perfect_split(self.matrix, guesses, codes, self.slots))
         for start in range(0, guesses.shape[0], 4096):
             counts = self.class_counts(guesses[start:start + 4096], codes)
@@ -100,12 +159,17 @@ def feedback_matrix(pegs: int, colors: int, progress=None) -> np.ndarray:
     n = digits.shape[0]
     digits_t, counts_t = np.ascontiguousarray(digits.T), np.ascontiguousarray(counts.T)
     matrix = np.empty((n, n), dtype=np.uint8)
-    for start in range(0, n, MATRIX_CHUNK):
-        stop = min(n, start + MATRIX_CHUNK)
-        with kernels.PARALLEL_LOCK:
-            kernels.feedback_block_into(
-                matrix[start:stop], digits[start:stop], counts[start:stop], digits_t, counts_t, pegs
-            )
+    kernels = compiled(n * n)
+    chunk = MATRIX_CHUNK if kernels is not None else 256
+    for start in range(0, n, chunk):
+        stop = min(n, start + chunk)
+        if kernels is None:
+            matrix[start:stop] = feedback_numpy(digits[start:stop], counts[start:stop], digits, counts, pegs)
+        else:
+            with kernels.PARALLEL_LOCK:
+                kernels.feedback_block_into(
+                    matrix[start:stop], digits[start:stop], counts[start:stop], digits_t, counts_t, pegs
+                )
         if progress:
             progress(stop, n)
     matrix.flags.writeable = False

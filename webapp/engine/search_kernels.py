@@ -1,0 +1,272 @@
+"""The exact optimal search's compiled kernels (numba): the branch and bound
+itself and its helpers. Kept apart from ``optimal.py`` so that reading a
+shipped tree never loads numba; ``OptimalSolver`` imports this module when it
+first searches."""
+
+import numpy as np
+from numba import njit
+
+INF = 1 << 40
+
+
+@njit(cache=True, nogil=True)
+def _perfect(row, cands, seen, stamp):
+    """True when ``row`` gives every code of ``cands`` its own reply."""
+    for c in cands:
+        r = row[c]
+        if seen[r] == stamp:
+            return False
+        seen[r] = stamp
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _one_pair(row, cands, counts, slots):
+    """True when ``row`` splits ``cands`` into single codes and exactly one pair."""
+    counts[:] = 0
+    pairs = 0
+    for c in cands:
+        r = row[c]
+        counts[r] += 1
+        if counts[r] == 2:
+            pairs += 1
+        elif counts[r] > 2:
+            return False
+    return pairs == 1
+
+
+@njit(cache=True, nogil=True)
+def _pairs_total(row, cands, counts, slots, solved):
+    """The exact total of guessing ``row``'s code when it splits ``cands``
+    into classes of one or two codes (1 and 3 guesses each, plus one for this
+    guess per code); -1 when some class is larger."""
+    counts[:] = 0
+    n = cands.shape[0]
+    total = n
+    for c in cands:
+        r = row[c]
+        counts[r] += 1
+        k = counts[r]
+        if k > 2:
+            return -1
+        if r != solved:
+            total += 1 if k == 1 else 2  # a pair costs 3 in all
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _without_dead_variants(pool, cands, colmask, played, all_colors):
+    """Drop guesses that only repeat another's partition because they use
+    "dead" colours, ones no candidate contains (they never match anything).
+
+    With a dead colour that was played (so fixed by the colour symmetry),
+    keep only guesses whose dead colours are that one; otherwise keep guesses
+    with at most one distinct dead colour. Either way every dropped guess has a
+    kept one with the same partition and so the same total."""
+    alive = 0
+    for c in cands:
+        alive |= colmask[c]
+    dead = all_colors & ~alive
+    if dead == 0:
+        return pool
+    played_dead = dead & played
+    keep = np.empty(pool.shape[0], np.bool_)
+    if played_dead:
+        banned = dead & ~(played_dead & -played_dead)
+        if banned == 0:
+            return pool
+        for i in range(pool.shape[0]):
+            keep[i] = (colmask[pool[i]] & banned) == 0
+    else:
+        if dead & (dead - 1) == 0:
+            return pool
+        for i in range(pool.shape[0]):
+            used = colmask[pool[i]] & dead
+            keep[i] = (used & (used - 1)) == 0
+    return pool[keep]
+
+
+@njit(cache=True, nogil=True)
+def _key(cands, zobrist, depth_left):
+    h = np.uint64(depth_left) * np.uint64(0x9E3779B97F4A7C15)
+    for c in cands:
+        h ^= zobrist[c]
+    return np.int64(h)
+
+
+@njit(cache=True, nogil=True)
+def _bounds_by_classes(F, cands, pool, bounds, counts, lbtab, limit, slots, solved):
+    """Each guess's lower bound: n, plus the bound of each class it leaves;
+    none for a guess that learns nothing or leaves a class too large for the
+    guesses left."""
+    n = cands.shape[0]
+    for i in range(pool.shape[0]):
+        row = F[pool[i]]
+        counts[:] = 0
+        for c in cands:
+            counts[row[c]] += 1
+        total = n
+        for s in range(slots):
+            k = counts[s]
+            if k == 0 or s == solved:
+                continue
+            if k == n or k > limit:  # no information, or too many for the guesses left
+                total = INF
+                break
+            total += lbtab[k]
+        bounds[i] = total
+
+
+@njit(cache=True, nogil=True)
+def _solve(F, cands, played, depth_left, bound, pools, pool_lens, colmask, zobrist, lbtab, cap,
+           slots, replies, solved, candidates_only, all_colors, exact, lower, choice, stats):
+    """Fewest total guesses to find every code in ``cands`` (ascending) with
+    ``depth_left`` guesses at most. A result below ``bound`` is exact; one at
+    or above it only says the total is at least that."""
+    n = cands.shape[0]
+    stats[0] += 1
+    if depth_left <= 0:
+        return INF
+    if n == 1:
+        return 1
+    if depth_left == 1:
+        return INF
+    if n == 2:
+        return 3
+    if n > cap[depth_left]:
+        return INF
+    if lbtab[n] >= bound:
+        return lbtab[n]
+    key = _key(cands, zobrist, depth_left)
+    if key in exact:
+        stats[3] += 1
+        return exact[key]
+    known = lower.get(key, 0)
+    if known >= bound:
+        stats[3] += 1
+        return known
+
+    seen = np.zeros(slots, np.int64)
+    if n <= replies:
+        for i in range(n):
+            if _perfect(F[cands[i]], cands, seen, i + 1):
+                stats[4] += 1
+                exact[key] = 2 * n - 1
+                choice[key] = cands[i]
+                return 2 * n - 1
+    if candidates_only:
+        pool = cands
+    else:
+        pool = _without_dead_variants(pools[played, : pool_lens[played]], cands, colmask,
+                                      played, all_colors)
+    m = pool.shape[0]
+    if n <= replies and not candidates_only:
+        for i in range(m):
+            if _perfect(F[pool[i]], cands, seen, n + 1 + i):
+                stats[4] += 1
+                exact[key] = 2 * n
+                choice[key] = pool[i]
+                return 2 * n
+    if n <= replies and depth_left >= 3:
+        # No guess splits everything, so the total is at least 2n; a candidate
+        # that leaves one pair and single codes reaches it (the pair's second
+        # code needs a third guess).
+        for i in range(n):
+            if _one_pair(F[cands[i]], cands, seen, slots):
+                stats[4] += 1
+                exact[key] = 2 * n
+                choice[key] = cands[i]
+                return 2 * n
+
+    counts = np.zeros(slots, np.int64)
+    if n <= replies and depth_left >= 3:
+        # Now the total is at least 2n + 1. A guess that reaches it with
+        # classes of at most two codes (whose totals are exact) is optimal:
+        # look among the candidates, then the pool, and stop at the first.
+        target = 2 * n + 1
+        for j in range(n + m):
+            g = cands[j] if j < n else pool[j - n]
+            if _pairs_total(F[g], cands, counts, slots, solved) == target:
+                stats[4] += 1
+                exact[key] = target
+                choice[key] = g
+                return target
+        stats[1] += n + m
+
+    # A lower bound for every guess: n, plus the bound of each class left.
+    bounds = np.empty(m, np.int64)
+    limit = cap[depth_left - 1]
+    if n <= replies and limit >= n:
+        # Every class then has a bound of 2k - 1, so a guess's bound is
+        # 3n - 2 * (1 if it is a candidate) - (number of classes left):
+        # counting distinct replies is enough.
+        for i in range(m):
+            row = F[pool[i]]
+            stamp = n + m + 2 + i
+            classes = 0
+            candidate = 0
+            for c in cands:
+                r = row[c]
+                if r == solved:
+                    candidate = 1
+                elif seen[r] != stamp:
+                    seen[r] = stamp
+                    classes += 1
+            bounds[i] = INF if (classes == 1 and candidate == 0) else 3 * n - 2 * candidate - classes
+    else:
+        _bounds_by_classes(F, cands, pool, bounds, counts, lbtab, limit, slots, solved)
+    stats[1] += m
+
+    # Try the guesses best bound first, solving their classes against the cut-off.
+    order = np.argsort(bounds, kind="mergesort")
+
+    best = bound
+    best_guess = -1
+    members = np.empty(n, cands.dtype)
+    starts = np.zeros(slots + 1, np.int64)
+    for idx in order:
+        lb = bounds[idx]
+        if lb >= best:
+            break
+        stats[2] += 1
+        g = pool[idx]
+        row = F[g]
+        # Partition by reply (a counting sort keeps each class ascending).
+        counts[:] = 0
+        for c in cands:
+            counts[row[c]] += 1
+        starts[0] = 0
+        for s in range(slots):
+            starts[s + 1] = starts[s] + counts[s]
+        fill = starts[:slots].copy()
+        for c in cands:
+            r = row[c]
+            members[fill[r]] = c
+            fill[r] += 1
+        # Smallest classes first: they are cheap and tighten the cut-off.
+        sizes = counts.copy()
+        sizes[solved] = 0
+        by_size = np.argsort(sizes, kind="mergesort")
+        running = lb
+        next_played = played | colmask[g]
+        for s in by_size:
+            k = sizes[s]
+            if k == 0:
+                continue
+            sub = members[starts[s]: starts[s] + k].copy()
+            budget = best - running + lbtab[k]
+            value = _solve(F, sub, next_played, depth_left - 1, budget, pools, pool_lens, colmask,
+                           zobrist, lbtab, cap, slots, replies, solved, candidates_only, all_colors,
+                           exact, lower, choice, stats)
+            running += value - lbtab[k]
+            if running >= best:
+                break
+        if running < best:
+            best = running
+            best_guess = g
+    if best_guess >= 0 and best < bound:
+        exact[key] = best
+        choice[key] = best_guess
+    else:
+        lower[key] = max(known, bound)
+    return best
