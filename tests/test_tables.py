@@ -125,7 +125,7 @@ def test_numpy_and_compiled_kernels_agree(pegs, colors):
     compiled = kernels.feedback_block(table.digits[guesses], table.counts[guesses], digits_t, counts_t, pegs)
     assert (by_numpy == compiled).all()
     assert (counts_numpy(by_numpy, table.slots)
-            == kernels.counts_direct(table.digits[guesses], table.counts[guesses], digits_t, counts_t,
+            == kernels.counts_direct(table.digits, table.counts, guesses, digits_t, counts_t,
                                      pegs, table.slots)).all()
     matrix = feedback_matrix(pegs, colors)  # numpy or compiled, whichever this process uses now
     few = codes[: table.replies]
@@ -133,6 +133,7 @@ def test_numpy_and_compiled_kernels_agree(pegs, colors):
     assert kernels.first_perfect_split(matrix, guesses, few, table.slots) == expected
     direct = FeedbackTable(pegs, colors, matrix=None)
     assert direct.first_perfect_split(guesses, few) == expected
+    assert kernels.first_perfect_split_direct(table.digits, table.counts, guesses, few, pegs) == expected
 
 
 def test_classic_commands_never_load_numba():

@@ -23,15 +23,17 @@ PARALLEL_LOCK = threading.Lock()
 @njit(cache=True, nogil=True)
 def _feedback_into(row, g_digits, g_counts, digits_t, counts_t, pegs):
     """Fill ``row`` with the feedback of one guess against every code given
-    column-wise (``digits_t`` is ``(pegs, n)``, ``counts_t`` is ``(colors, n)``)."""
+    column-wise (``digits_t`` is ``(pegs, n)``, ``counts_t`` is ``(colors, n)``),
+    encoded as ``black * pegs + common``, in place: no temporary arrays."""
     n = row.shape[0]
-    black = np.zeros(n, np.uint8)
+    row[:] = 0
     for i in range(pegs):
         col = digits_t[i]
         gi = g_digits[i]
         for s in range(n):
-            black[s] += col[s] == gi
-    common = np.zeros(n, np.uint8)
+            row[s] += col[s] == gi
+    for s in range(n):
+        row[s] *= pegs
     for k in range(counts_t.shape[0]):
         gk = g_counts[k]
         if gk == 0:
@@ -39,9 +41,7 @@ def _feedback_into(row, g_digits, g_counts, digits_t, counts_t, pegs):
         col = counts_t[k]
         for s in range(n):
             c = col[s]
-            common[s] += c if c < gk else gk
-    for s in range(n):
-        row[s] = black[s] * pegs + common[s]
+            row[s] += c if c < gk else gk
 
 
 @njit(cache=True, parallel=True)
@@ -100,36 +100,58 @@ def counts_from_matrix(matrix, guesses, codes, slots):
 
 
 @njit(cache=True, nogil=True)
-def _counts_direct_one(out_row, g_digits, g_counts, digits_t, counts_t, pegs):
+def _counts_direct_block(out, digits, counts, guesses, digits_t, counts_t, pegs, start, stop):
+    """Class sizes for guesses ``start:stop`` (indices into ``digits`` and
+    ``counts``), computing each guess's replies into one scratch row."""
     n = digits_t.shape[1]
     row = np.empty(n, np.uint8)
-    _feedback_into(row, g_digits, g_counts, digits_t, counts_t, pegs)
-    for s in range(n):
-        out_row[row[s]] += 1
+    for i in range(start, stop):
+        g = guesses[i]
+        _feedback_into(row, digits[g], counts[g], digits_t, counts_t, pegs)
+        out_row = out[i]
+        for s in range(n):
+            out_row[row[s]] += 1
 
 
 @njit(cache=True, parallel=True)
-def _counts_direct_parallel(g_digits, g_counts, digits_t, counts_t, pegs, slots):
-    out = np.zeros((g_digits.shape[0], slots), np.int32)
-    for i in prange(g_digits.shape[0]):
-        _counts_direct_one(out[i], g_digits[i], g_counts[i], digits_t, counts_t, pegs)
+def _counts_direct_parallel(digits, counts, guesses, digits_t, counts_t, pegs, slots):
+    n = guesses.shape[0]
+    out = np.zeros((n, slots), np.int32)
+    blocks = (n + BLOCK - 1) // BLOCK
+    for b in prange(blocks):
+        _counts_direct_block(out, digits, counts, guesses, digits_t, counts_t, pegs, b * BLOCK,
+                             min(n, (b + 1) * BLOCK))
     return out
 
 
 @njit(cache=True, nogil=True)
-def _counts_direct_serial(g_digits, g_counts, digits_t, counts_t, pegs, slots):
-    out = np.zeros((g_digits.shape[0], slots), np.int32)
-    for i in range(g_digits.shape[0]):
-        _counts_direct_one(out[i], g_digits[i], g_counts[i], digits_t, counts_t, pegs)
+def _counts_direct_serial(digits, counts, guesses, digits_t, counts_t, pegs, slots):
+    out = np.zeros((guesses.shape[0], slots), np.int32)
+    _counts_direct_block(out, digits, counts, guesses, digits_t, counts_t, pegs, 0, guesses.shape[0])
     return out
 
 
-def counts_direct(g_digits, g_counts, digits_t, counts_t, pegs, slots):
-    """Like :func:`counts_from_matrix`, computing feedback on the fly."""
-    if g_digits.shape[0] * digits_t.shape[1] >= PARALLEL_THRESHOLD:
+def counts_direct(digits, counts, guesses, digits_t, counts_t, pegs, slots):
+    """Like :func:`counts_from_matrix`, computing feedback on the fly:
+    ``guesses`` index ``digits`` and ``counts`` (every code's pegs and colour
+    counts); the codes come column-wise in ``digits_t`` and ``counts_t``."""
+    if guesses.shape[0] * digits_t.shape[1] >= PARALLEL_THRESHOLD:
         with PARALLEL_LOCK:
-            return _counts_direct_parallel(g_digits, g_counts, digits_t, counts_t, pegs, slots)
-    return _counts_direct_serial(g_digits, g_counts, digits_t, counts_t, pegs, slots)
+            return _counts_direct_parallel(digits, counts, guesses, digits_t, counts_t, pegs, slots)
+    return _counts_direct_serial(digits, counts, guesses, digits_t, counts_t, pegs, slots)
+
+
+@njit(cache=True, nogil=True)
+def row_max(counts):
+    """``counts.max(axis=1)`` for class sizes (int32), in one pass."""
+    out = np.empty(counts.shape[0], np.int32)
+    for i in range(counts.shape[0]):
+        best = counts[i, 0]
+        for j in range(1, counts.shape[1]):
+            if counts[i, j] > best:
+                best = counts[i, j]
+        out[i] = best
+    return out
 
 
 @njit(cache=True, nogil=True)
@@ -164,6 +186,47 @@ def first_perfect_split(matrix, guesses, codes, slots):
     return -1
 
 
+@njit(cache=True, nogil=True)
+def first_perfect_split_direct(digits, counts, guesses, codes, pegs):
+    """Like :func:`first_perfect_split` without the matrix: each guess's
+    replies to the few codes are worked out peg by peg and colour by colour,
+    and the search stops at the first guess that splits them all."""
+    colors = counts.shape[1]
+    for j in range(guesses.shape[0]):
+        g = guesses[j]
+        seen = np.uint64(0)
+        ok = True
+        for c in codes:
+            black = 0
+            for k in range(pegs):
+                black += digits[g, k] == digits[c, k]
+            common = 0
+            for k in range(colors):
+                a, b = counts[g, k], counts[c, k]
+                common += a if a < b else b
+            bit = np.uint64(1) << np.uint64(black * pegs + common)
+            if seen & bit:
+                ok = False
+                break
+            seen |= bit
+        if ok:
+            return j
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def table_sums(counts, table):
+    """``table[counts].sum(axis=1)`` without the temporary: for each row of
+    class sizes, the sum of ``table`` at each size (entropy's ``c log2 c``)."""
+    out = np.empty(counts.shape[0], np.float64)
+    for i in range(counts.shape[0]):
+        total = 0.0
+        for j in range(counts.shape[1]):
+            total += table[counts[i, j]]
+        out[i] = total
+    return out
+
+
 _warm = threading.Event()
 _warming = threading.Lock()
 
@@ -192,11 +255,14 @@ def warm_up() -> None:
         g_digits, g_counts = digits[codes], counts[codes]  # as the table's methods pass them
         feedback_block(g_digits, g_counts, digits_t, counts_t, pegs)
         _counts_from_matrix_serial(matrix, codes, codes, slots)
-        _counts_direct_serial(g_digits, g_counts, digits_t, counts_t, pegs, slots)
+        _counts_direct_serial(digits, counts, codes, digits_t, counts_t, pegs, slots)
         with PARALLEL_LOCK:
             _counts_from_matrix_parallel(matrix, codes, codes, slots)
-            _counts_direct_parallel(g_digits, g_counts, digits_t, counts_t, pegs, slots)
+            _counts_direct_parallel(digits, counts, codes, digits_t, counts_t, pegs, slots)
+        row_max(_counts_from_matrix_serial(matrix, codes, codes, slots))
         first_perfect_split(matrix, codes, codes, slots)
+        first_perfect_split_direct(digits, counts, codes, codes, pegs)
+        table_sums(_counts_from_matrix_serial(matrix, codes, codes, slots), np.zeros(4, np.float64))
         # The exact optimal search (its own kernels), on a size too small to matter.
         from .optimal import OptimalSolver
 

@@ -127,9 +127,7 @@ class FeedbackTable:
         if self.matrix is not None:
             return kernels.counts_from_matrix(self.matrix, guesses, codes, self.slots)
         digits_t, counts_t = self._columns(codes)
-        return kernels.counts_direct(
-            self.digits[guesses], self.counts[guesses], digits_t, counts_t, self.pegs, self.slots
-        )
+        return kernels.counts_direct(self.digits, self.counts, guesses, digits_t, counts_t, self.pegs, self.slots)
 
 
     def first_perfect_split(self, guesses: np.ndarray, codes: np.ndarray) -> int:
@@ -140,8 +138,10 @@ class FeedbackTable:
         guesses = _indices(guesses)
         codes = _indices(codes)
         kernels = compiled(len(guesses) * len(codes))
-        if self.matrix is not None and kernels is not None:
-            return int(kernels.first_perfect_split(self.matrix, guesses, codes, self.slots))
+        if kernels is not None:
+            if self.matrix is not None:
+                return int(kernels.first_perfect_split(self.matrix, guesses, codes, self.slots))
+            return int(kernels.first_perfect_split_direct(self.digits, self.counts, guesses, codes, self.pegs))
         for start in range(0, guesses.shape[0], 4096):
             counts = self.class_counts(guesses[start:start + 4096], codes)
             hits = np.flatnonzero(counts.max(axis=1) <= 1)

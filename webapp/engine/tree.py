@@ -9,14 +9,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .codes import Code, Feedback, GameSize, SizeError
-from .tables import FeedbackTable, feedback_table
+from .tables import DEFAULT_MATRIX_BYTES, FeedbackTable, feedback_table
 from .codes import secret_indices
 from .strategies import Strategy, choose, colors_mask, get_strategy, guess_pool
 
-# Whole-game analysis keeps the full feedback matrix; 5 pegs × 8 colours
-# (32,768 codes) needs 1 GiB of it, the largest size analysed.
+# The largest size analysed: 5 pegs × 8 colours, 32,768 codes.
 MAX_TREE_CODES = 32_768
-MATRIX_BYTES = MAX_TREE_CODES**2
+# Whole-game analysis keeps the full feedback matrix up to this size (64 MiB,
+# 8,192 codes); beyond it, replies are worked out as they are needed, which
+# is about as fast (the work is dominated by counting class sizes either way)
+# and keeps 5 × 8 in under 200 MiB instead of a 1 GiB matrix.
+MATRIX_BYTES = DEFAULT_MATRIX_BYTES
 
 
 @dataclass
