@@ -51,10 +51,9 @@ MAX_TABLE_ENTRIES = 1_000_000
 
 def _tables():
     """The search's three transposition tables (numba dictionaries, int64 → int64)."""
-    from numba import types
-    from numba.typed import Dict
+    from .search_kernels import new_table
 
-    return tuple(Dict.empty(types.int64, types.int64) for _ in range(3))
+    return new_table(), new_table(), new_table()
 
 
 class OptimalSolver:
@@ -96,7 +95,9 @@ class OptimalSolver:
     def bound_memory(self, entries: int = MAX_TABLE_ENTRIES) -> None:
         """Forget the positions solved so far once the tables hold more than
         ``entries`` of them: a long-lived process does not grow without bound."""
-        if len(self.exact) + len(self.lower) + len(self.choice) > entries:
+        from .search_kernels import table_size
+
+        if table_size(self.exact) + table_size(self.lower) + table_size(self.choice) > entries:
             self.exact, self.lower, self.choice = _tables()
 
     def depth_left(self, depth: int) -> int:
@@ -143,7 +144,9 @@ class OptimalSolver:
         from .search_kernels import _key
 
         key = int(_key(np.ascontiguousarray(cands, dtype=np.int64), self.zobrist, depth_left))
-        return int(self.choice[key])
+        from .search_kernels import table_get
+
+        return int(table_get(self.choice, key))
 
 
 def bounds_tables(n_codes: int, branching: int):

@@ -4,7 +4,8 @@ shipped tree never loads numba; ``OptimalSolver`` imports this module when it
 first searches."""
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.typed import Dict
 
 INF = 1 << 40
 
@@ -270,3 +271,23 @@ def _solve(F, cands, played, depth_left, bound, pools, pool_lens, colmask, zobri
     else:
         lower[key] = max(known, bound)
     return best
+
+
+# The transposition tables are numba dictionaries. Made and read here, in
+# compiled (and cached) code: touching them from Python would compile numba's
+# dictionary methods anew in every process, about 0.8 s.
+
+
+@njit(cache=True)
+def new_table():
+    return Dict.empty(types.int64, types.int64)
+
+
+@njit(cache=True)
+def table_size(table):
+    return len(table)
+
+
+@njit(cache=True)
+def table_get(table, key):
+    return table[key]
