@@ -104,13 +104,26 @@ def _counts_direct_block(out, digits, counts, guesses, digits_t, counts_t, pegs,
     """Class sizes for guesses ``start:stop`` (indices into ``digits`` and
     ``counts``), computing each guess's replies into one scratch row."""
     n = digits_t.shape[1]
+    slots = out.shape[1]
     row = np.empty(n, np.uint8)
+    # Four histograms filled in turn: consecutive codes often get the same
+    # reply, and one histogram would make each increment wait for the last.
+    hist = np.zeros((4, slots), np.int32)
+    quads = n - n % 4
     for i in range(start, stop):
         g = guesses[i]
         _feedback_into(row, digits[g], counts[g], digits_t, counts_t, pegs)
+        hist[:] = 0
+        for s in range(0, quads, 4):
+            hist[0, row[s]] += 1
+            hist[1, row[s + 1]] += 1
+            hist[2, row[s + 2]] += 1
+            hist[3, row[s + 3]] += 1
+        for s in range(quads, n):
+            hist[0, row[s]] += 1
         out_row = out[i]
-        for s in range(n):
-            out_row[row[s]] += 1
+        for k in range(slots):
+            out_row[k] = hist[0, k] + hist[1, k] + hist[2, k] + hist[3, k]
 
 
 @njit(cache=True, parallel=True)
