@@ -81,12 +81,13 @@ def main(argv=None):
     parser.add_argument("--players", type=int, default=32, help="players in the load and scale runs (32)")
     parser.add_argument("--peer", metavar="MMSTRAT",
                         help="side by side with this mmstrat binary, whole process (see peer.py)")
+    parser.add_argument("--threads", type=int, help="with --peer: this project's kernels on this many threads")
     parser.add_argument("--peer-jobs", action="store_true",
                         help="the side-by-side jobs without the peer: this project's column alone")
     args = parser.parse_args(argv)
     if args.peer or args.peer_jobs:
         from .peer import main as peer_main
-        peer_main(args.peer, slow=args.slow, only=args.only)
+        peer_main(args.peer, slow=args.slow, only=args.only, threads=args.threads)
         return
     if args.scale:
         from .scale import main as scale_main

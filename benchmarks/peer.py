@@ -4,6 +4,7 @@ whole process against whole process, on the same machine in the same run.
     python -m benchmarks --peer /path/to/mmstrat          # with the peer
     python -m benchmarks --peer-jobs                      # this project alone
     python -m benchmarks --peer /path/to/mmstrat --slow   # adds the 4×7 optimum (minutes)
+    python -m benchmarks --peer /path/to/mmstrat --threads 1   # this project on one thread too
 
 The project never ships or downloads mmstrat: build it yourself (the README
 says how). Each job runs both programs in turn, alternating, ``repeats``
@@ -43,10 +44,14 @@ JOBS = [
 ]
 
 
-def timed(command: list[str]) -> tuple[float, float, str]:
-    """Wall seconds, peak RSS in MiB and standard output of one whole run."""
+def timed(command: list[str], threads: int | None = None) -> tuple[float, float, str]:
+    """Wall seconds, peak RSS in MiB and standard output of one whole run
+    (this project's compiled kernels on ``threads`` threads when given)."""
+    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+    if threads:
+        env["NUMBA_NUM_THREADS"] = str(threads)
     result = subprocess.run(["/usr/bin/time", "-f", "%e %M", *command], capture_output=True, text=True,
-                            cwd=ROOT, env={**os.environ, "PYTHONWARNINGS": "ignore"})
+                            cwd=ROOT, env=env)
     if result.returncode != 0:
         raise RuntimeError(f"{command} failed: {result.stderr[-500:]}")
     seconds, kib = result.stderr.strip().splitlines()[-1].split()
@@ -68,7 +73,7 @@ def span(times: list[float]) -> str:
     return f"{min(times):.2f}–{statistics.median(times):.2f}"
 
 
-def run(peer: str | None, slow: bool = False, only: str | None = None) -> list[dict]:
+def run(peer: str | None, slow: bool = False, only: str | None = None, threads: int | None = None) -> list[dict]:
     rows = []
     for name, ours_args, peer_args, repeats, is_slow in JOBS:
         if (is_slow and not slow) or (only and only not in name):
@@ -77,7 +82,7 @@ def run(peer: str | None, slow: bool = False, only: str | None = None) -> list[d
         ours_mem = theirs_mem = 0.0
         ours_total = theirs_total = None
         for _ in range(repeats):  # alternate, so a noisy moment hits both
-            seconds, mib, out = timed([MASTERMIND, *ours_args])
+            seconds, mib, out = timed([MASTERMIND, *ours_args], threads)
             ours.append(seconds)
             ours_mem = max(ours_mem, mib)
             ours_total = total_in(out)
@@ -113,9 +118,10 @@ def print_row(r: dict, with_peer: bool) -> None:
     print(line, flush=True)
 
 
-def main(peer: str | None, slow: bool = False, only: str | None = None) -> None:
+def main(peer: str | None, slow: bool = False, only: str | None = None, threads: int | None = None) -> None:
     if peer and not os.access(peer, os.X_OK):
         raise SystemExit(f"--peer {peer}: not an executable file")
-    print("whole-process wall time (min–median of alternating runs) and peak RSS; the peer on one thread")
+    ours = f"this project on {threads} thread(s)" if threads else "this project on every core (2 here)"
+    print(f"whole-process wall time (min–median of alternating runs) and peak RSS; {ours}; the peer on one thread")
     header(bool(peer))
-    run(peer, slow, only)
+    run(peer, slow, only, threads)
