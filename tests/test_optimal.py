@@ -146,3 +146,18 @@ def test_shared_solver_memory_is_bounded():
     solver.bound_memory(entries=10)
     assert len(solver.exact) + len(solver.lower) + len(solver.choice) == 0
     assert solver.total() == total  # it only forgets; answers are the same
+
+
+@pytest.mark.parametrize("size, limit", [(GameSize(4, 5), None), (GameSize(3, 8), None), (GameSize(4, 5), 5)])
+def test_search_on_two_threads_matches_one(size, limit, monkeypatch):
+    """The whole-game search shares its root's work between threads: the
+    total and every choice of the tree are those of the one-thread search."""
+    from webapp.engine.optimal import encode_tree
+
+    trees = {}
+    for workers in ("1", "2"):
+        monkeypatch.setenv("NUMBA_NUM_THREADS", workers)
+        solver = OptimalSolver(size, max_guesses=limit)
+        trees[workers] = (solver.total(), encode_tree(solver))
+    assert trees["1"] == trees["2"]
+    assert size.n_codes >= 500  # large enough to take the threaded path

@@ -49,6 +49,18 @@ DATA = Path(__file__).with_name("data")
 MAX_TABLE_ENTRIES = 1_000_000
 
 
+# Whole-game searches of at least this many codes share their work between
+# threads (below it, starting them costs more than they save).
+PARALLEL_CODES = 500
+
+
+def search_workers() -> int:
+    """Threads for a whole-game search: every core, or ``NUMBA_NUM_THREADS``."""
+    import os
+
+    return max(1, int(os.environ.get("NUMBA_NUM_THREADS") or os.cpu_count() or 1))
+
+
 def _tables():
     """The search's three transposition tables (numba dictionaries, int64 → int64)."""
     from .search_kernels import new_table
@@ -90,6 +102,7 @@ class OptimalSolver:
         self.lbtab, self.cap = bounds_tables(size.n_codes, self.replies - 1)
         self.exact, self.lower, self.choice = _tables()
         self.stats = np.zeros(len(STATS), dtype=np.int64)
+        self.thread_stats: list[np.ndarray] = []
         self.secrets = secret_indices(size).astype(np.int64)
 
     def bound_memory(self, entries: int = MAX_TABLE_ENTRIES) -> None:
@@ -117,21 +130,137 @@ class OptimalSolver:
     def total(self, cands=None, played: int = 0, depth: int = 1, progress=None) -> int | None:
         """The optimal total for ``cands`` (every secret by default), or None
         when no tree stays within the guess limit. ``progress(stats, seconds)``
-        is called from time to time while the search runs."""
+        is called from time to time while the search runs. The whole game is
+        searched on every core (``workers``); a position within it, on one."""
+        whole = cands is None
         cands = self.secrets if cands is None else cands
+        depth_left = self.depth_left(depth)
+        workers = search_workers()
+        if whole and workers > 1 and cands.shape[0] >= PARALLEL_CODES:
+            def run():
+                return self._run_split(cands, played, depth_left, workers)
+        else:
+            def run():
+                return self._run(cands, played, depth_left)
         if progress is None:
-            value = self._run(cands, played, self.depth_left(depth))
+            value = run()
         else:
             result = []
-            worker = threading.Thread(
-                target=lambda: result.append(self._run(cands, played, self.depth_left(depth))))
+            worker = threading.Thread(target=lambda: result.append(run()))
             started = time.perf_counter()
             worker.start()
             while worker.is_alive():
                 worker.join(0.25)
-                progress(self.stats, time.perf_counter() - started)
+                progress(self.all_stats(), time.perf_counter() - started)
             value = result[0]
         return None if value >= INF else value
+
+    def all_stats(self) -> np.ndarray:
+        """The search's counters, summed over the threads working on it."""
+        return self.stats + sum(self.thread_stats) if self.thread_stats else self.stats
+
+    def _run_split(self, cands, played, depth_left, workers: int) -> int:
+        """The root of the search with part of its work shared by ``workers`` threads.
+
+        The guesses are tried in the order the one-thread search tries them.
+        The first has nothing to beat, so each class it leaves is solved
+        exactly, as in the one-thread search; the classes are independent
+        problems (disjoint sets, so no position is shared between them), so
+        they are solved at once on the threads, each with its own tables,
+        merged into the solver's afterwards. The later guesses run on one
+        thread against the best found, exactly as before. Totals and choices
+        are the one-thread search's."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        from .search_kernels import _bounds_by_classes, _solve, _without_dead_variants, merge_tables, new_table
+
+        F, n = self.table.matrix, cands.shape[0]
+        if depth_left <= 1 or n > self.cap[depth_left]:
+            return INF
+        pool = _without_dead_variants(self.pools[played, : self.pool_lens[played]], cands, self.colmask,
+                                      played, (1 << self.size.colors) - 1)
+        bounds = np.empty(pool.shape[0], np.int64)
+        _bounds_by_classes(F, cands, pool, bounds, np.zeros(self.slots, np.int64), self.lbtab,
+                           self.cap[depth_left - 1], self.slots, self.solved)
+        local = threading.local()
+        everyone = []
+        self.thread_stats = []
+
+        def solve(sub, next_played, budget):
+            if not hasattr(local, "tables"):
+                local.tables = (new_table(), new_table(), new_table())
+                local.stats = np.zeros(len(STATS), dtype=np.int64)
+                everyone.append(local.tables)
+                self.thread_stats.append(local.stats)
+            return int(_solve(F, sub, next_played, depth_left - 1, budget, self.pools, self.pool_lens,
+                              self.colmask, self.zobrist, self.lbtab, self.cap, self.slots, self.replies,
+                              self.solved, self.candidates_only, (1 << self.size.colors) - 1,
+                              *local.tables, local.stats))
+
+        def classes_of(guess):
+            row = F[guess, cands]
+            return [cands[row == r] for r in np.unique(row) if r != self.solved]
+
+        order = [int(i) for i in np.argsort(bounds, kind="mergesort")]
+        if bounds[order[0]] >= INF:  # no guess can stay within the limit
+            return INF
+        first = int(pool[order[0]])
+        # The first guess has nothing to beat: each class it leaves is solved
+        # exactly, and the classes are disjoint, so they go to the threads at once.
+        with ThreadPoolExecutor(workers, thread_name_prefix="optimal") as threads:
+            classes = sorted(classes_of(first), key=len, reverse=True)
+            values = list(threads.map(lambda sub: solve(sub, played | int(self.colmask[first]), INF), classes))
+        for tables in everyone:
+            merge_tables(self.exact, self.lower, self.choice, *tables)
+        best = int(bounds[order[0]]) + sum(v - int(self.lbtab[len(sub)]) for sub, v in zip(classes, values))
+        best_guess = first
+
+        # Every other guess must beat it: each is tried on one thread (smallest
+        # classes first, against the best known when it starts), several
+        # guesses at once, each thread starting from the tables so far.
+        from .search_kernels import copy_table
+
+        seeds = (self.exact, self.lower, self.choice)
+        local = threading.local()
+        mine = []
+
+        def attempt(i, against):
+            if not hasattr(local, "tables"):
+                local.tables = tuple(copy_table(t) for t in seeds)
+                local.stats = np.zeros(len(STATS), dtype=np.int64)
+                mine.append(local.tables)
+                self.thread_stats.append(local.stats)
+            guess = int(pool[i])
+            running = int(bounds[i])
+            for sub in sorted(classes_of(guess), key=len):
+                k = len(sub)
+                running += int(_solve(
+                    F, sub, played | int(self.colmask[guess]), depth_left - 1,
+                    against - running + int(self.lbtab[k]), self.pools, self.pool_lens, self.colmask,
+                    self.zobrist, self.lbtab, self.cap, self.slots, self.replies, self.solved,
+                    self.candidates_only, (1 << self.size.colors) - 1, *local.tables, local.stats)) - int(self.lbtab[k])
+                if running >= against:
+                    return INF
+            return running
+
+        rest = [i for i in order[1:] if int(bounds[i]) < best]
+        with ThreadPoolExecutor(workers, thread_name_prefix="optimal") as threads:
+            results = list(threads.map(lambda i: attempt(i, best), rest))
+        # In the one-thread search's order, a guess replaces the best only when
+        # strictly better (its total is exact whenever it is below ``best``).
+        for i, value in zip(rest, results):
+            if value < best:
+                best, best_guess = value, int(pool[i])
+        for tables in mine:
+            merge_tables(self.exact, self.lower, self.choice, *tables)
+        self.stats += sum(self.thread_stats)
+        self.thread_stats = []
+        if best < INF:
+            from .search_kernels import _key, store_exact
+
+            key = int(_key(np.ascontiguousarray(cands, dtype=np.int64), self.zobrist, depth_left))
+            store_exact(self.exact, self.choice, key, best, best_guess)
+        return best
 
     def choose(self, cands: np.ndarray, played: int, depth: int) -> int:
         """An optimal guess for ``cands`` at guess number ``depth``."""

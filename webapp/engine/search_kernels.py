@@ -291,3 +291,33 @@ def table_size(table):
 @njit(cache=True)
 def table_get(table, key):
     return table[key]
+
+
+@njit(cache=True)
+def merge_tables(exact, lower, choice, exact_in, lower_in, choice_in):
+    """Add another thread's solved positions to these tables (a lower bound
+    kept is the larger of the two)."""
+    for key, value in exact_in.items():
+        exact[key] = value
+    for key, value in choice_in.items():
+        choice[key] = value
+    for key, value in lower_in.items():
+        if key in lower:
+            if value > lower[key]:
+                lower[key] = value
+        else:
+            lower[key] = value
+
+
+@njit(cache=True)
+def store_exact(exact, choice, key, value, guess):
+    exact[key] = value
+    choice[key] = guess
+
+
+@njit(cache=True)
+def copy_table(table):
+    out = Dict.empty(types.int64, types.int64)
+    for key, value in table.items():
+        out[key] = value
+    return out
