@@ -161,3 +161,21 @@ def test_search_on_two_threads_matches_one(size, limit, monkeypatch):
         trees[workers] = (solver.total(), encode_tree(solver))
     assert trees["1"] == trees["2"]
     assert size.n_codes >= 500  # large enough to take the threaded path
+
+
+@pytest.mark.parametrize("size", [GameSize(3, 5), GameSize(4, 4), GameSize(3, 6, True), GameSize(4, 5)],
+                         ids=lambda s: s.label())
+def test_symmetry_changes_neither_total_nor_tree(size, monkeypatch):
+    """The whole-game search scores one guess per set of guesses that a
+    permutation of positions and colours fixing the history makes alike. The
+    same search without it gives the same total and the very same tree, after
+    visiting more positions."""
+    from webapp.engine.optimal import encode_tree
+
+    monkeypatch.setenv("NUMBA_NUM_THREADS", "1")
+    plain = OptimalSolver(size)
+    value = plain._run(plain.secrets, 0, plain.depth_left(1))  # no symmetry known
+    fast = OptimalSolver(size)
+    assert fast.total() == value
+    assert encode_tree(fast) == encode_tree(plain)
+    assert fast.stats[0] < plain.stats[0]

@@ -279,7 +279,15 @@ def warm_up() -> None:
         # The exact optimal search (its own kernels), on a size too small to matter.
         from .optimal import OptimalSolver
 
-        OptimalSolver(GameSize(3, 3)).total()
+        solver = OptimalSolver(GameSize(3, 3))
+        solver.total()
+        # What the two-thread whole-game search calls from Python.
+        from .search_kernels import child_group, copy_table, merge_tables, new_table, store_exact
+
+        child_group(solver.all_symmetries, solver.digits, 0, 0)
+        table = new_table()
+        merge_tables(table, table, table, copy_table(table), table, table)
+        store_exact(table, table, 0, 0, 0)
         from .tables import use_compiled
 
         use_compiled()

@@ -3,10 +3,14 @@ optionally never needing more than K guesses.
 
 A depth-first branch and bound over candidate sets, compiled with numba:
 
-- the guess pool is reduced by symmetry (colours never played are
-  interchangeable; one code per pattern before the first guess) and by dead
-  colours (colours no candidate contains never match, so guesses that differ
-  only in them split the candidates alike);
+- the guess pool is reduced by symmetry: colours never played are
+  interchangeable; before the first guess one code per pattern remains; and
+  in a whole-game search, of the guesses that a permutation of positions and
+  colours fixing every guess played so far makes alike, only the smallest is
+  scored (after 1234, for instance, 24 permutations fix the history). Dead
+  colours (ones no candidate contains) never match, so guesses that differ only
+  in them split the candidates alike. None of this changes the tree: the guess
+  kept is the one the full search would choose;
 - every guess gets a lower bound, ``n`` plus a bound per class of its
   partition, and guesses are tried best bound first; a guess is dropped as
   soon as its classes solved so far plus the bounds of the rest reach the best
@@ -19,11 +23,14 @@ A depth-first branch and bound over candidate sets, compiled with numba:
 - candidate sets already solved are remembered (a transposition table keyed by
   a 64-bit Zobrist hash of the set), with exact totals and lower bounds.
 
-Not used (yet): position permutations that fix the history, and a second core.
+A whole-game search shares its root's work between two threads (see
+``OptimalSolver._run_split``). Not used (yet): lower bounds stronger than the
+branching count.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import threading
 import time
@@ -32,7 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .codes import GameSize, SizeError, secret_indices
+from .codes import GameSize, SizeError, code_digits, secret_indices
 from .strategies import Strategy, StrategyError, colors_mask, guess_pool, register
 from .tables import feedback_table
 
@@ -103,6 +110,12 @@ class OptimalSolver:
         self.exact, self.lower, self.choice = _tables()
         self.stats = np.zeros(len(STATS), dtype=np.int64)
         self.thread_stats: list[np.ndarray] = []
+        self.digits = np.ascontiguousarray(code_digits(pegs, colors), dtype=np.int64)
+        # Symmetries of the whole game (every position permutation; colours
+        # are free until played), and the trivial group for a lone position.
+        perms = np.array(list(itertools.permutations(range(pegs))), dtype=np.int64)
+        self.all_symmetries = np.hstack([perms, np.full((len(perms), colors), -1, np.int64)])
+        self.no_symmetry = self.all_symmetries[:1]
         self.secrets = secret_indices(size).astype(np.int64)
 
     def bound_memory(self, entries: int = MAX_TABLE_ENTRIES) -> None:
@@ -117,14 +130,17 @@ class OptimalSolver:
         """Guesses still allowed at a node whose guess is number ``depth``."""
         return UNBOUNDED if self.max_guesses is None else self.max_guesses - depth + 1
 
-    def _run(self, cands, played, depth_left, bound=INF):
+    def _run(self, cands, played, depth_left, bound=INF, group=None):
+        """The search from one position; ``group``: the symmetries that fix its
+        history (none known by default)."""
         from .search_kernels import _solve
 
         return int(_solve(
             self.table.matrix, np.ascontiguousarray(cands, dtype=np.int64), played, depth_left, bound,
             self.pools, self.pool_lens, self.colmask, self.zobrist, self.lbtab, self.cap,
             self.slots, self.replies, self.solved, self.candidates_only, (1 << self.size.colors) - 1,
-            self.exact, self.lower, self.choice, self.stats,
+            self.exact, self.lower, self.choice, self.stats, self.digits,
+            self.no_symmetry if group is None else group,
         ))
 
     def total(self, cands=None, played: int = 0, depth: int = 1, progress=None) -> int | None:
@@ -141,7 +157,7 @@ class OptimalSolver:
                 return self._run_split(cands, played, depth_left, workers)
         else:
             def run():
-                return self._run(cands, played, depth_left)
+                return self._run(cands, played, depth_left, group=self.all_symmetries if whole else None)
         if progress is None:
             value = run()
         else:
@@ -172,7 +188,8 @@ class OptimalSolver:
         are the one-thread search's."""
         from concurrent.futures import ThreadPoolExecutor
 
-        from .search_kernels import _bounds_by_classes, _solve, _without_dead_variants, merge_tables, new_table
+        from .search_kernels import (_bounds_by_classes, _solve, _without_dead_variants, child_group,
+                                     merge_tables, new_table)
 
         F, n = self.table.matrix, cands.shape[0]
         if depth_left <= 1 or n > self.cap[depth_left]:
@@ -186,7 +203,7 @@ class OptimalSolver:
         everyone = []
         self.thread_stats = []
 
-        def solve(sub, next_played, budget):
+        def solve(sub, next_played, budget, group):
             if not hasattr(local, "tables"):
                 local.tables = (new_table(), new_table(), new_table())
                 local.stats = np.zeros(len(STATS), dtype=np.int64)
@@ -195,7 +212,7 @@ class OptimalSolver:
             return int(_solve(F, sub, next_played, depth_left - 1, budget, self.pools, self.pool_lens,
                               self.colmask, self.zobrist, self.lbtab, self.cap, self.slots, self.replies,
                               self.solved, self.candidates_only, (1 << self.size.colors) - 1,
-                              *local.tables, local.stats))
+                              *local.tables, local.stats, self.digits, group))
 
         def classes_of(guess):
             row = F[guess, cands]
@@ -207,9 +224,11 @@ class OptimalSolver:
         first = int(pool[order[0]])
         # The first guess has nothing to beat: each class it leaves is solved
         # exactly, and the classes are disjoint, so they go to the threads at once.
+        first_group = child_group(self.all_symmetries, self.digits, first, played)
         with ThreadPoolExecutor(workers, thread_name_prefix="optimal") as threads:
             classes = sorted(classes_of(first), key=len, reverse=True)
-            values = list(threads.map(lambda sub: solve(sub, played | int(self.colmask[first]), INF), classes))
+            values = list(threads.map(
+                lambda sub: solve(sub, played | int(self.colmask[first]), INF, first_group), classes))
         for tables in everyone:
             merge_tables(self.exact, self.lower, self.choice, *tables)
         best = int(bounds[order[0]]) + sum(v - int(self.lbtab[len(sub)]) for sub, v in zip(classes, values))
@@ -232,13 +251,15 @@ class OptimalSolver:
                 self.thread_stats.append(local.stats)
             guess = int(pool[i])
             running = int(bounds[i])
+            group = child_group(self.all_symmetries, self.digits, guess, played)
             for sub in sorted(classes_of(guess), key=len):
                 k = len(sub)
                 running += int(_solve(
                     F, sub, played | int(self.colmask[guess]), depth_left - 1,
                     against - running + int(self.lbtab[k]), self.pools, self.pool_lens, self.colmask,
                     self.zobrist, self.lbtab, self.cap, self.slots, self.replies, self.solved,
-                    self.candidates_only, (1 << self.size.colors) - 1, *local.tables, local.stats)) - int(self.lbtab[k])
+                    self.candidates_only, (1 << self.size.colors) - 1, *local.tables, local.stats,
+                    self.digits, group)) - int(self.lbtab[k])
                 if running >= against:
                     return INF
             return running

@@ -119,11 +119,86 @@ def _bounds_by_classes(F, cands, pool, bounds, counts, lbtab, limit, slots, solv
 
 
 @njit(cache=True, nogil=True)
+def child_group(group, digits, g, played):
+    """The symmetries that also fix guess ``g``: of the parent's, those whose
+    position permutation ``π`` has a colour map ``σ`` with ``σ(g∘π) = g``.
+
+    ``group`` holds one symmetry per row: ``π`` (``pegs`` columns, where
+    ``(h∘π)[k] = h[π[k]]``), then ``σ`` over every colour, defined (>= 0) on
+    the colours played so far and -1 on the others, which are interchangeable
+    anyway. A colour new in ``g`` may only map to a colour new in ``g``."""
+    pegs = digits.shape[1]
+    colors = group.shape[1] - pegs
+    out = group.copy()
+    keep = np.zeros(group.shape[0], np.bool_)
+    for e in range(group.shape[0]):
+        ok = True
+        for k in range(pegs):
+            x = digits[g, out[e, k]]
+            y = digits[g, k]
+            mapped = out[e, pegs + x]
+            if mapped >= 0:
+                ok = mapped == y
+            elif (played >> y) & 1:
+                ok = False
+            else:
+                for z in range(colors):
+                    if out[e, pegs + z] == y:
+                        ok = False
+                if ok:
+                    out[e, pegs + x] = y
+            if not ok:
+                break
+        keep[e] = ok
+    return out[keep]
+
+
+@njit(cache=True, nogil=True)
+def orbit_minima(pool, group, digits, played, colors, n_codes):
+    """The guesses of ``pool`` that no smaller guess of the pool copies by a
+    symmetry of the position: one that fixes every guess played so far maps
+    the candidates onto themselves, so a guess and its image split them into
+    classes of the same sizes, solved in the same number of guesses. The image
+    is written with the unplayed colours renamed in order of first use, as the
+    pool writes every guess."""
+    pegs = digits.shape[1]
+    member = np.zeros(n_codes, np.bool_)
+    for h in pool:
+        member[h] = True
+    keep = np.ones(pool.shape[0], np.bool_)
+    rename = np.empty(colors, np.int64)
+    for i in range(pool.shape[0]):
+        h = pool[i]
+        for e in range(group.shape[0]):
+            rename[:] = -1
+            fresh = 0
+            index = 0
+            for k in range(pegs):
+                x = digits[h, group[e, k]]
+                y = group[e, pegs + x]
+                if y < 0:
+                    if rename[x] < 0:
+                        while (played >> fresh) & 1:
+                            fresh += 1
+                        rename[x] = fresh
+                        fresh += 1
+                    y = rename[x]
+                index = index * colors + y
+            if index < h and member[index]:
+                keep[i] = False
+                break
+    return pool[keep]
+
+
+@njit(cache=True, nogil=True)
 def _solve(F, cands, played, depth_left, bound, pools, pool_lens, colmask, zobrist, lbtab, cap,
-           slots, replies, solved, candidates_only, all_colors, exact, lower, choice, stats):
+           slots, replies, solved, candidates_only, all_colors, exact, lower, choice, stats,
+           digits, group):
     """Fewest total guesses to find every code in ``cands`` (ascending) with
     ``depth_left`` guesses at most. A result below ``bound`` is exact; one at
-    or above it only says the total is at least that."""
+    or above it only says the total is at least that. ``group`` holds the
+    symmetries that fix the guesses played (see :func:`child_group`); only
+    the smallest guess of each set they make alike is scored."""
     n = cands.shape[0]
     stats[0] += 1
     if depth_left <= 0:
@@ -160,6 +235,8 @@ def _solve(F, cands, played, depth_left, bound, pools, pool_lens, colmask, zobri
     else:
         pool = _without_dead_variants(pools[played, : pool_lens[played]], cands, colmask,
                                       played, all_colors)
+    if group.shape[0] > 1 and played != 0:  # before any guess the pool is one code per pattern
+        pool = orbit_minima(pool, group, digits, played, group.shape[1] - digits.shape[1], F.shape[0])
     m = pool.shape[0]
     if n <= replies and not candidates_only:
         for i in range(m):
@@ -250,6 +327,7 @@ def _solve(F, cands, played, depth_left, bound, pools, pool_lens, colmask, zobri
         by_size = np.argsort(sizes, kind="mergesort")
         running = lb
         next_played = played | colmask[g]
+        next_group = child_group(group, digits, g, played) if group.shape[0] > 1 else group
         for s in by_size:
             k = sizes[s]
             if k == 0:
@@ -258,7 +336,7 @@ def _solve(F, cands, played, depth_left, bound, pools, pool_lens, colmask, zobri
             budget = best - running + lbtab[k]
             value = _solve(F, sub, next_played, depth_left - 1, budget, pools, pool_lens, colmask,
                            zobrist, lbtab, cap, slots, replies, solved, candidates_only, all_colors,
-                           exact, lower, choice, stats)
+                           exact, lower, choice, stats, digits, next_group)
             running += value - lbtab[k]
             if running >= best:
                 break
