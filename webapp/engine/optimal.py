@@ -127,8 +127,11 @@ class OptimalSolver:
             self.exact, self.lower, self.choice = _tables()
 
     def depth_left(self, depth: int) -> int:
-        """Guesses still allowed at a node whose guess is number ``depth``."""
-        return UNBOUNDED if self.max_guesses is None else self.max_guesses - depth + 1
+        """Guesses still allowed at a node whose guess is number ``depth``
+        (without a limit, ``UNBOUNDED`` less the guesses made, as the search
+        counts them, so that a position is found under the key it was stored with)."""
+        limit = UNBOUNDED if self.max_guesses is None else self.max_guesses
+        return limit - depth + 1
 
     def _run(self, cands, played, depth_left, bound=INF, group=None):
         """The search from one position; ``group``: the symmetries that fix its
