@@ -133,18 +133,22 @@ class OptimalSolver:
         limit = UNBOUNDED if self.max_guesses is None else self.max_guesses
         return limit - depth + 1
 
-    def _run(self, cands, played, depth_left, bound=INF, group=None):
-        """The search from one position; ``group``: the symmetries that fix its
-        history (none known by default)."""
+    def _search(self, cands, played, depth_left, bound, group, tables, stats) -> int:
+        """The compiled search from one position, with the given tables and counters."""
         from .search_kernels import _solve
 
         return int(_solve(
             self.table.matrix, np.ascontiguousarray(cands, dtype=np.int64), played, depth_left, bound,
             self.pools, self.pool_lens, self.colmask, self.zobrist, self.lbtab, self.cap,
             self.slots, self.replies, self.solved, self.candidates_only, (1 << self.size.colors) - 1,
-            self.exact, self.lower, self.choice, self.stats, self.digits,
-            self.no_symmetry if group is None else group,
+            *tables, stats, self.digits, group,
         ))
+
+    def _run(self, cands, played, depth_left, bound=INF, group=None):
+        """The search from one position; ``group``: the symmetries that fix its
+        history (none known by default)."""
+        return self._search(cands, played, depth_left, bound, self.no_symmetry if group is None else group,
+                            (self.exact, self.lower, self.choice), self.stats)
 
     def total(self, cands=None, played: int = 0, depth: int = 1, progress=None) -> int | None:
         """The optimal total for ``cands`` (every secret by default), or None
@@ -179,19 +183,21 @@ class OptimalSolver:
         return self.stats + sum(self.thread_stats) if self.thread_stats else self.stats
 
     def _run_split(self, cands, played, depth_left, workers: int) -> int:
-        """The root of the search with part of its work shared by ``workers`` threads.
+        """The root of the search with its work shared by ``workers`` threads,
+        each with tables of its own (numba's dictionaries are not shared), all
+        merged into the solver's at the end.
 
-        The guesses are tried in the order the one-thread search tries them.
+        The root's guesses are ordered as the one-thread search orders them.
         The first has nothing to beat, so each class it leaves is solved
-        exactly, as in the one-thread search; the classes are independent
-        problems (disjoint sets, so no position is shared between them), so
-        they are solved at once on the threads, each with its own tables,
-        merged into the solver's afterwards. The later guesses run on one
-        thread against the best found, exactly as before. Totals and choices
-        are the one-thread search's."""
+        exactly; the classes are disjoint (no position is shared between
+        them), so they are solved at once. Every other guess must then beat
+        that total: they are tried at once, each on one thread against the best
+        total known when it starts, smallest classes first. A guess replaces the
+        best only when strictly better, in the one-thread order, so the totals
+        and the choices are the one-thread search's."""
         from concurrent.futures import ThreadPoolExecutor
 
-        from .search_kernels import (_bounds_by_classes, _solve, _without_dead_variants, child_group,
+        from .search_kernels import (_bounds_by_classes, _without_dead_variants, child_group, copy_table,
                                      merge_tables, new_table)
 
         F, n = self.table.matrix, cands.shape[0]
@@ -202,67 +208,53 @@ class OptimalSolver:
         bounds = np.empty(pool.shape[0], np.int64)
         _bounds_by_classes(F, cands, pool, bounds, np.zeros(self.slots, np.int64), self.lbtab,
                            self.cap[depth_left - 1], self.slots, self.solved)
-        local = threading.local()
-        everyone = []
+        order = [int(i) for i in np.argsort(bounds, kind="mergesort")]
+        if bounds[order[0]] >= INF:  # no guess can stay within the limit
+            return INF
         self.thread_stats = []
 
-        def solve(sub, next_played, budget, group):
-            if not hasattr(local, "tables"):
-                local.tables = (new_table(), new_table(), new_table())
-                local.stats = np.zeros(len(STATS), dtype=np.int64)
-                everyone.append(local.tables)
-                self.thread_stats.append(local.stats)
-            return int(_solve(F, sub, next_played, depth_left - 1, budget, self.pools, self.pool_lens,
-                              self.colmask, self.zobrist, self.lbtab, self.cap, self.slots, self.replies,
-                              self.solved, self.candidates_only, (1 << self.size.colors) - 1,
-                              *local.tables, local.stats, self.digits, group))
+        def threads_tables(seed):
+            """Each thread's own tables (new, or copies of ``seed``), made on first use."""
+            local, made = threading.local(), []
+
+            def tables():
+                if not hasattr(local, "tables"):
+                    local.tables = tuple(copy_table(t) for t in seed) if seed else tuple(
+                        new_table() for _ in range(3))
+                    local.stats = np.zeros(len(STATS), dtype=np.int64)
+                    made.append(local.tables)
+                    self.thread_stats.append(local.stats)
+                return local.tables, local.stats
+            return tables, made
 
         def classes_of(guess):
             row = F[guess, cands]
             return [cands[row == r] for r in np.unique(row) if r != self.solved]
 
-        order = [int(i) for i in np.argsort(bounds, kind="mergesort")]
-        if bounds[order[0]] >= INF:  # no guess can stay within the limit
-            return INF
+        # The first guess: every class solved exactly, at once.
         first = int(pool[order[0]])
-        # The first guess has nothing to beat: each class it leaves is solved
-        # exactly, and the classes are disjoint, so they go to the threads at once.
-        first_group = child_group(self.all_symmetries, self.digits, first, played)
+        group = child_group(self.all_symmetries, self.digits, first, played)
+        tables, made = threads_tables(None)
+        classes = sorted(classes_of(first), key=len, reverse=True)
         with ThreadPoolExecutor(workers, thread_name_prefix="optimal") as threads:
-            classes = sorted(classes_of(first), key=len, reverse=True)
-            values = list(threads.map(
-                lambda sub: solve(sub, played | int(self.colmask[first]), INF, first_group), classes))
-        for tables in everyone:
-            merge_tables(self.exact, self.lower, self.choice, *tables)
+            values = list(threads.map(lambda sub: self._search(
+                sub, played | int(self.colmask[first]), depth_left - 1, INF, group, *tables()), classes))
+        for made_tables in made:
+            merge_tables(self.exact, self.lower, self.choice, *made_tables)
         best = int(bounds[order[0]]) + sum(v - int(self.lbtab[len(sub)]) for sub, v in zip(classes, values))
         best_guess = first
 
-        # Every other guess must beat it: each is tried on one thread (smallest
-        # classes first, against the best known when it starts), several
-        # guesses at once, each thread starting from the tables so far.
-        from .search_kernels import copy_table
-
-        seeds = (self.exact, self.lower, self.choice)
-        local = threading.local()
-        mine = []
+        # Every other guess, at once, each against the best known.
+        tables, made = threads_tables((self.exact, self.lower, self.choice))
 
         def attempt(i, against):
-            if not hasattr(local, "tables"):
-                local.tables = tuple(copy_table(t) for t in seeds)
-                local.stats = np.zeros(len(STATS), dtype=np.int64)
-                mine.append(local.tables)
-                self.thread_stats.append(local.stats)
             guess = int(pool[i])
-            running = int(bounds[i])
             group = child_group(self.all_symmetries, self.digits, guess, played)
+            running = int(bounds[i])
             for sub in sorted(classes_of(guess), key=len):
-                k = len(sub)
-                running += int(_solve(
-                    F, sub, played | int(self.colmask[guess]), depth_left - 1,
-                    against - running + int(self.lbtab[k]), self.pools, self.pool_lens, self.colmask,
-                    self.zobrist, self.lbtab, self.cap, self.slots, self.replies, self.solved,
-                    self.candidates_only, (1 << self.size.colors) - 1, *local.tables, local.stats,
-                    self.digits, group)) - int(self.lbtab[k])
+                k = int(self.lbtab[len(sub)])
+                running += self._search(sub, played | int(self.colmask[guess]), depth_left - 1,
+                                        against - running + k, group, *tables()) - k
                 if running >= against:
                     return INF
             return running
@@ -275,8 +267,8 @@ class OptimalSolver:
         for i, value in zip(rest, results):
             if value < best:
                 best, best_guess = value, int(pool[i])
-        for tables in mine:
-            merge_tables(self.exact, self.lower, self.choice, *tables)
+        for made_tables in made:
+            merge_tables(self.exact, self.lower, self.choice, *made_tables)
         self.stats += sum(self.thread_stats)
         self.thread_stats = []
         if best < INF:
