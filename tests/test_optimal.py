@@ -96,7 +96,7 @@ def test_shipped_file_matches_fresh_computation():
 @pytest.mark.parametrize("name, size, limit", [
     ("optimal-4x6.json", GameSize(), None), ("optimal-4x6-max5.json", GameSize(), 5),
     ("optimal-4x6-distinct.json", GameSize(4, 6, True), None), ("optimal-4x5.json", GameSize(4, 5), None),
-    ("optimal-5x5.json", GameSize(5, 5), None),
+    ("optimal-5x5.json", GameSize(5, 5), None), ("optimal-4x8.json", GameSize(4, 8), None),
 ])
 def test_shipped_trees_replay_to_their_totals(name, size, limit):
     import json
