@@ -197,8 +197,8 @@ def feedback_table(size: GameSize, max_matrix_bytes: int = DEFAULT_MATRIX_BYTES,
 
 
 def release_matrix(size: GameSize) -> None:
-    """Forget a full matrix larger than the default (a whole-game analysis
-    of Super Mastermind keeps 1 GiB), so a long-lived process gives it back."""
+    """Forget a full matrix larger than the default (one a caller asked for
+    with a larger ``max_matrix_bytes``), so a long-lived process gives it back."""
     key = (size.pegs, size.colors)
     with _tables_lock:
         table = _tables.get(key)
