@@ -133,7 +133,14 @@ def test_numpy_and_compiled_kernels_agree(pegs, colors):
     assert kernels.first_perfect_split(matrix, guesses, few, table.slots) == expected
     direct = FeedbackTable(pegs, colors, matrix=None)
     assert direct.first_perfect_split(guesses, few) == expected
-    assert kernels.first_perfect_split_direct(table.digits, table.counts, guesses, few, pegs) == expected
+    from webapp.engine.tables import small_tables
+
+    small = small_tables(pegs, colors)
+    assert kernels.first_perfect_split_few(guesses, few, small, pegs) == expected
+    few_replies = feedback_numpy(table.digits[guesses], table.counts[guesses], table.digits[few],
+                                 table.counts[few], pegs)
+    assert (kernels.counts_few(guesses, few, small, pegs, table.slots)
+            == counts_numpy(few_replies, table.slots)).all()
 
 
 def test_classic_commands_never_load_numba():

@@ -154,6 +154,73 @@ def counts_direct(digits, counts, guesses, digits_t, counts_t, pegs, slots):
     return _counts_direct_serial(digits, counts, guesses, digits_t, counts_t, pegs, slots)
 
 
+# A few codes at a time: each reply from three small tables (black pegs of the
+# first and of the last pegs, colours in common between two colour multisets),
+# instead of vector passes that cost more to start than they do.
+
+
+@njit(cache=True, nogil=True)
+def _counts_few_block(out, guesses, ca, cb, cm, small, pegs, start, stop):
+    a_index, b_index, m_index, black_a, black_b, common = small
+    n = ca.shape[0]
+    for i in range(start, stop):
+        g = guesses[i]
+        ra, rb, rm = black_a[a_index[g]], black_b[b_index[g]], common[m_index[g]]
+        out_row = out[i]
+        for j in range(n):
+            out_row[(ra[ca[j]] + rb[cb[j]]) * pegs + rm[cm[j]]] += 1
+
+
+@njit(cache=True, nogil=True)
+def _counts_few_serial(guesses, ca, cb, cm, small, pegs, slots):
+    out = np.zeros((guesses.shape[0], slots), np.int32)
+    _counts_few_block(out, guesses, ca, cb, cm, small, pegs, 0, guesses.shape[0])
+    return out
+
+
+@njit(cache=True, parallel=True)
+def _counts_few_parallel(guesses, ca, cb, cm, small, pegs, slots):
+    n = guesses.shape[0]
+    out = np.zeros((n, slots), np.int32)
+    blocks = (n + BLOCK - 1) // BLOCK
+    for b in prange(blocks):
+        _counts_few_block(out, guesses, ca, cb, cm, small, pegs, b * BLOCK, min(n, (b + 1) * BLOCK))
+    return out
+
+
+def counts_few(guesses, codes, small, pegs, slots):
+    """Like :func:`counts_direct` for a few ``codes``, with the tables of
+    ``tables.small_tables``."""
+    ca, cb, cm = small[0][codes], small[1][codes], small[2][codes]
+    if guesses.shape[0] * codes.shape[0] >= PARALLEL_THRESHOLD:
+        with PARALLEL_LOCK:
+            return _counts_few_parallel(guesses, ca, cb, cm, small, pegs, slots)
+    return _counts_few_serial(guesses, ca, cb, cm, small, pegs, slots)
+
+
+@njit(cache=True, nogil=True)
+def first_perfect_split_few(guesses, codes, small, pegs):
+    """:func:`first_perfect_split` without the matrix, for a few codes (at most
+    one per reply), with the small tables; the search stops at the first
+    guess that splits them all."""
+    a_index, b_index, m_index, black_a, black_b, common = small
+    ca, cb, cm = a_index[codes], b_index[codes], m_index[codes]
+    for i in range(guesses.shape[0]):
+        g = guesses[i]
+        ra, rb, rm = black_a[a_index[g]], black_b[b_index[g]], common[m_index[g]]
+        seen = np.uint64(0)
+        ok = True
+        for j in range(codes.shape[0]):
+            bit = np.uint64(1) << np.uint64((ra[ca[j]] + rb[cb[j]]) * pegs + rm[cm[j]])
+            if seen & bit:
+                ok = False
+                break
+            seen |= bit
+        if ok:
+            return i
+    return -1
+
+
 @njit(cache=True, nogil=True)
 def row_max(counts):
     """``counts.max(axis=1)`` for class sizes (int32), in one pass."""
@@ -196,34 +263,6 @@ def first_perfect_split(matrix, guesses, codes, slots):
         for j in range(width):
             if alive[j]:
                 return start + j
-    return -1
-
-
-@njit(cache=True, nogil=True)
-def first_perfect_split_direct(digits, counts, guesses, codes, pegs):
-    """Like :func:`first_perfect_split` without the matrix: each guess's
-    replies to the few codes are worked out peg by peg and colour by colour,
-    and the search stops at the first guess that splits them all."""
-    colors = counts.shape[1]
-    for j in range(guesses.shape[0]):
-        g = guesses[j]
-        seen = np.uint64(0)
-        ok = True
-        for c in codes:
-            black = 0
-            for k in range(pegs):
-                black += digits[g, k] == digits[c, k]
-            common = 0
-            for k in range(colors):
-                a, b = counts[g, k], counts[c, k]
-                common += a if a < b else b
-            bit = np.uint64(1) << np.uint64(black * pegs + common)
-            if seen & bit:
-                ok = False
-                break
-            seen |= bit
-        if ok:
-            return j
     return -1
 
 
@@ -274,7 +313,13 @@ def warm_up() -> None:
             _counts_direct_parallel(digits, counts, codes, digits_t, counts_t, pegs, slots)
         row_max(_counts_from_matrix_serial(matrix, codes, codes, slots))
         first_perfect_split(matrix, codes, codes, slots)
-        first_perfect_split_direct(digits, counts, codes, codes, pegs)
+        from .tables import small_tables
+
+        small = small_tables(pegs, colors)
+        _counts_few_serial(codes, small[0][codes], small[1][codes], small[2][codes], small, pegs, slots)
+        with PARALLEL_LOCK:
+            _counts_few_parallel(codes, small[0][codes], small[1][codes], small[2][codes], small, pegs, slots)
+        first_perfect_split_few(codes, codes, small, pegs)
         table_sums(_counts_from_matrix_serial(matrix, codes, codes, slots), np.zeros(4, np.float64))
         # The exact optimal search (its own kernels), on a size too small to matter.
         from .optimal import OptimalSolver

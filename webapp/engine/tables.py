@@ -14,6 +14,8 @@ large enough to pay for loading them, or at once by ``kernels.warm_up()``
 from __future__ import annotations
 
 import threading
+from functools import lru_cache
+
 import numpy as np
 
 from .codes import Code, Feedback, FeedbackError, GameSize, code_digits, color_counts, secret_indices
@@ -71,6 +73,31 @@ def counts_numpy(rows: np.ndarray, slots: int) -> np.ndarray:
         rows.shape[0], slots).astype(np.int32)
 
 
+# Class sizes for at most this many codes come from small tables (see
+# ``small_tables``) when the full matrix is not kept.
+FEW_CODES = 24
+
+
+@lru_cache(maxsize=8)
+def small_tables(pegs: int, colors: int):
+    """Tables that give a reply with three lookups: the index of each code's
+    first ``pegs // 2`` pegs and of its other pegs, the index of its colour
+    multiset, the black pegs between any two first parts and any two last
+    parts, and the colours in common between any two multisets (for 5 pegs and
+    8 colours: 64², 512² and 792² entries)."""
+    half = pegs // 2
+    tail = colors ** (pegs - half)
+    codes = np.arange(colors ** pegs, dtype=np.int64)
+
+    def blacks(k: int) -> np.ndarray:
+        parts = code_digits(k, colors)
+        return (parts[:, None, :] == parts[None, :, :]).sum(axis=2, dtype=np.uint8)
+
+    multisets, m_index = np.unique(color_counts(pegs, colors), axis=0, return_inverse=True)
+    common = np.minimum(multisets[:, None, :], multisets[None, :, :]).sum(axis=2, dtype=np.uint8)
+    return codes // tail, codes % tail, m_index.ravel().astype(np.int64), blacks(half), blacks(pegs - half), common
+
+
 def _indices(values) -> np.ndarray:
     """Code indices as the kernels take them: contiguous, writable int64
     (one argument type, so each kernel is compiled once)."""
@@ -126,6 +153,8 @@ class FeedbackTable:
             return counts_numpy(self.rows(guesses, codes), self.slots)
         if self.matrix is not None:
             return kernels.counts_from_matrix(self.matrix, guesses, codes, self.slots)
+        if codes.shape[0] <= FEW_CODES:
+            return kernels.counts_few(guesses, codes, small_tables(self.pegs, self.colors), self.pegs, self.slots)
         digits_t, counts_t = self._columns(codes)
         return kernels.counts_direct(self.digits, self.counts, guesses, digits_t, counts_t, self.pegs, self.slots)
 
@@ -141,7 +170,8 @@ class FeedbackTable:
         if kernels is not None:
             if self.matrix is not None:
                 return int(kernels.first_perfect_split(self.matrix, guesses, codes, self.slots))
-            return int(kernels.first_perfect_split_direct(self.digits, self.counts, guesses, codes, self.pegs))
+            return int(kernels.first_perfect_split_few(guesses, codes, small_tables(self.pegs, self.colors),
+                                                       self.pegs))
         for start in range(0, guesses.shape[0], 4096):
             counts = self.class_counts(guesses[start:start + 4096], codes)
             hits = np.flatnonzero(counts.max(axis=1) <= 1)
