@@ -162,3 +162,16 @@ print("numba loaded:", "numba" in sys.modules)
     assert result.returncode == 0, result.stderr[-500:]
     assert "numba loaded: False" in result.stdout
     assert " 5801 " in result.stdout
+
+
+@pytest.mark.parametrize("size", [GameSize(4, 5), GameSize(3, 8), GameSize(5, 4)], ids=lambda s: s.label())
+def test_dead_colour_filter_changes_no_tree(size, monkeypatch):
+    """Guesses that differ only in colours no candidate has are scored once;
+    every strategy still finds every secret at the same depth."""
+    from webapp.engine import analyse, kernels
+
+    kernels.warm_up()  # the filter runs where the compiled kernels do
+    names = ["knuth", "minimax-lex", "entropy", "irving", "most-parts", "widedev", "longrect", "minimax-avg"]
+    filtered = {name: analyse(name, size).depths.tolist() for name in names}
+    monkeypatch.setattr(kernels, "without_dead_variants", lambda digits, pool, cands, colors: pool)
+    assert filtered == {name: analyse(name, size).depths.tolist() for name in names}

@@ -267,6 +267,45 @@ def first_perfect_split(matrix, guesses, codes, slots):
 
 
 @njit(cache=True, nogil=True)
+def without_dead_variants(digits, pool, cands, colors):
+    """The guesses of ``pool`` (ascending) that no smaller guess of the pool
+    copies by "dead" colours, ones no candidate contains: such colours never
+    match, so a guess with every dead peg turned to the smallest dead colour
+    gets the same replies from every candidate (and neither is a candidate).
+    Every guess the tie-breaks could choose is kept."""
+    pegs = digits.shape[1]
+    alive = np.zeros(colors, np.bool_)
+    for c in cands:
+        for k in range(pegs):
+            alive[digits[c, k]] = True
+    lowest = -1
+    dead = 0
+    for color in range(colors):
+        if not alive[color]:
+            dead += 1
+            if lowest < 0:
+                lowest = color
+    if dead < 2:  # one dead colour makes no twins
+        return pool
+    in_pool = np.zeros(digits.shape[0], np.bool_)
+    for g in pool:
+        in_pool[g] = True
+    keep = np.empty(pool.shape[0], np.bool_)
+    for i in range(pool.shape[0]):
+        g = pool[i]
+        twin = 0
+        changed = False
+        for k in range(pegs):
+            color = digits[g, k]
+            if not alive[color] and color != lowest:
+                color = lowest
+                changed = True
+            twin = twin * colors + color
+        keep[i] = not (changed and in_pool[twin])
+    return pool[keep]
+
+
+@njit(cache=True, nogil=True)
 def table_sums(counts, table):
     """``table[counts].sum(axis=1)`` without the temporary: for each row of
     class sizes, the sum of ``table`` at each size (entropy's ``c log2 c``)."""
@@ -320,6 +359,10 @@ def warm_up() -> None:
         with PARALLEL_LOCK:
             _counts_few_parallel(codes, small[0][codes], small[1][codes], small[2][codes], small, pegs, slots)
         first_perfect_split_few(codes, codes, small, pegs)
+        from .strategies import guess_pool
+
+        without_dead_variants(digits, guess_pool(pegs, colors, 0), codes[:1], colors)  # pools are read-only
+        without_dead_variants(digits, codes, codes[:1], colors)
         table_sums(_counts_from_matrix_serial(matrix, codes, codes, slots), np.zeros(4, np.float64))
         # The exact optimal search (its own kernels), on a size too small to matter.
         from .optimal import OptimalSolver

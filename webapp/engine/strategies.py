@@ -354,6 +354,11 @@ def choose(strategy: Strategy, table: FeedbackTable, cands: np.ndarray, pool: np
             f"{n:,} codes are still possible and {pool.shape[0]:,} guesses would have to be "
             "scored against them: too much to do now. Make another guess first."
         )
+    kernels = compiled(pool.shape[0] * n)
+    if kernels is not None and not strategy.candidates_only:
+        # Guesses that differ only in colours no candidate has score alike:
+        # only the first of them (the one the tie-breaks would take) is scored.
+        pool = kernels.without_dead_variants(table.digits, pool, cands, table.colors)
     counts = table.class_counts(pool, cands)
     is_candidate = np.isin(pool, cands, assume_unique=True)
     return int(pool[_select(strategy, counts, n, is_candidate)])
