@@ -222,6 +222,51 @@ def first_perfect_split_few(guesses, codes, small, pegs):
 
 
 @njit(cache=True, nogil=True)
+def replies_few(guess, codes, small, pegs):
+    """The replies to ``guess`` from a few ``codes``, with the small tables."""
+    a_index, b_index, m_index, black_a, black_b, common = small
+    ra, rb, rm = black_a[a_index[guess]], black_b[b_index[guess]], common[m_index[guess]]
+    out = np.empty(codes.shape[0], np.uint8)
+    for j in range(codes.shape[0]):
+        c = codes[j]
+        out[j] = (ra[a_index[c]] + rb[b_index[c]]) * pegs + rm[m_index[c]]
+    return out
+
+
+@njit(cache=True, nogil=True)
+def split_by_reply(replies, codes, slots):
+    """``codes`` grouped by reply (a counting sort: each group stays in
+    ascending order): the grouped codes, the replies that occur (ascending)
+    and where each group starts, with one more entry for the end."""
+    counts = np.zeros(slots, np.int64)
+    for r in replies:
+        counts[r] += 1
+    present = 0
+    for r in range(slots):
+        if counts[r]:
+            present += 1
+    values = np.empty(present, np.int64)
+    starts = np.empty(present + 1, np.int64)
+    fill = np.empty(slots, np.int64)
+    k = 0
+    at = 0
+    for r in range(slots):
+        if counts[r]:
+            values[k] = r
+            starts[k] = at
+            fill[r] = at
+            at += counts[r]
+            k += 1
+    starts[present] = at
+    grouped = np.empty(codes.shape[0], codes.dtype)
+    for j in range(codes.shape[0]):
+        r = replies[j]
+        grouped[fill[r]] = codes[j]
+        fill[r] += 1
+    return grouped, values, starts
+
+
+@njit(cache=True, nogil=True)
 def row_max(counts):
     """``counts.max(axis=1)`` for class sizes (int32), in one pass."""
     out = np.empty(counts.shape[0], np.int32)
@@ -359,6 +404,7 @@ def warm_up() -> None:
         with PARALLEL_LOCK:
             _counts_few_parallel(codes, small[0][codes], small[1][codes], small[2][codes], small, pegs, slots)
         first_perfect_split_few(codes, codes, small, pegs)
+        split_by_reply(replies_few(0, codes, small, pegs), codes, slots)
         from .strategies import guess_pool
 
         without_dead_variants(digits, guess_pool(pegs, colors, 0), codes[:1], colors)  # pools are read-only

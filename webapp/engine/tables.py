@@ -141,7 +141,20 @@ class FeedbackTable:
         """Feedback of one guess against each code."""
         if self.matrix is not None:
             return self.matrix[guess, codes]
+        if codes.shape[0] <= FEW_CODES and _compiled is not None:
+            return _compiled.replies_few(guess, _indices(codes), small_tables(self.pegs, self.colors), self.pegs)
         return self.rows(np.array([guess]), codes)[0]
+
+    def split(self, guess: int, codes: np.ndarray):
+        """``codes`` (ascending) grouped by their reply to ``guess``: the
+        grouped codes, the replies that occur (ascending) and where each
+        group starts, with one more entry for the end."""
+        replies = self.row(guess, codes)
+        if _compiled is not None:
+            return _compiled.split_by_reply(replies, _indices(codes), self.slots)
+        order = np.argsort(replies, kind="stable")
+        values, starts = np.unique(replies[order], return_index=True)
+        return codes[order], values, np.append(starts, codes.shape[0])
 
     def class_counts(self, guesses: np.ndarray, codes: np.ndarray) -> np.ndarray:
         """Size of every feedback class each guess makes of ``codes``:

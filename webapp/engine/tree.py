@@ -139,13 +139,9 @@ def analyse(strategy: Strategy | str, size: GameSize, seed: int = 0, progress=No
         pool = guess_pool(size.pegs, size.colors, played)
         guess = choose(strategy, table, cands, pool, rng, size=size, played=played, depth=depth)
         node = Node(guess)
-        replies = table.row(guess, cands)
-        order = np.argsort(replies, kind="stable")
-        replies, members = replies[order], cands[order]
-        values, starts = np.unique(replies, return_index=True)
-        bounds = list(starts[1:]) + [members.shape[0]]
+        members, values, starts = table.split(guess, cands)
         played_next = played | colors_mask(size, guess)
-        for reply, start, stop in zip(values, starts, bounds):
+        for reply, start, stop in zip(values.tolist(), starts[:-1].tolist(), starts[1:].tolist()):
             if reply == solved:
                 node.children[int(reply)] = guess
                 depths[position[guess]] = depth
