@@ -49,7 +49,6 @@ def job(kind, pegs, colors, strategy=None, distinct=False):
     """One measurement; returns (seconds, detail)."""
     from webapp.engine import Feedback, GameSize, analyse, best_guess
     from webapp.engine.tables import feedback_matrix, feedback_table
-    from webapp.engine.tree import MATRIX_BYTES
 
     if kind == "web":
         return web_job(strategy)
@@ -80,7 +79,7 @@ def job(kind, pegs, colors, strategy=None, distinct=False):
         s = best_guess(strategy, size, history)
         return time.perf_counter() - started, f"{s.guess} of {s.remaining:,} ({s.score})"
     if kind in ("tree", "baseline"):
-        table = feedback_table(size, MATRIX_BYTES)
+        table = feedback_table(size)
         if kind == "baseline":
             table = NumpyTable(table)
         best = float("inf")

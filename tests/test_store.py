@@ -2,7 +2,6 @@
 the database, old databases upgrade themselves; on SQLite and on PostgreSQL."""
 
 import json
-import socket
 import subprocess
 import sys
 import time
@@ -14,6 +13,7 @@ import pytest
 
 BOTH = pytest.mark.backends("sqlite", "postgresql")
 
+from benchmarks.servers import free_port
 from webapp import create_app, store
 from webapp.engine import Code, GameSize
 
@@ -70,12 +70,6 @@ def test_concurrent_posts_of_one_move(app):
     assert codes.count(200) == 1 and codes.count(409) == 15
     with app.app_context():
         assert len(store.load_game(game.id).moves) == 1
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def call(url, body=None):

@@ -16,7 +16,7 @@ import time
 from .engine import GameSize, MastermindError, PRESETS, analyse, best_guess
 from .engine.codes import parse_history
 from .engine.tables import feedback_table
-from .engine.tree import MATRIX_BYTES, check_analysable
+from .engine.tree import check_analysable
 
 
 class UsageError(Exception):
@@ -95,7 +95,7 @@ def cmd_analyse(args, out) -> None:
     names = strategy_names(args.strategy)
     check_analysable(size)
     progress = Progress(f"feedback table {size.label()}")
-    feedback_table(size, MATRIX_BYTES, progress)
+    feedback_table(size, progress=progress)
     progress.close()
     summaries, worst = [], []
     for name in names:

@@ -8,8 +8,8 @@ from flask import render_template, request
 
 from .engine import PRESETS, GameSize, MastermindError, analyse
 from .engine.optimal import QUICK_SEARCH_CODES, shipped
-from .engine.tables import feedback_table, release_matrix
-from .engine.tree import MATRIX_BYTES, check_analysable
+from .engine.tables import feedback_table
+from .engine.tree import check_analysable
 from .jobs import Busy, Kind, register
 from . import jobs
 from .errors import error_response
@@ -48,16 +48,13 @@ def compute(params: dict, progress) -> dict:
     size = size_of(params)
     strategies = compared(size)
     n = len(strategies)
-    table = feedback_table(size, MATRIX_BYTES, lambda done, total: progress(0.05 * done / total))
+    table = feedback_table(size, progress=lambda done, total: progress(0.05 * done / total))
     rows = []
-    try:
-        for i, strategy in enumerate(strategies):
-            result = analyse(strategy, size, table=table, progress=lambda done, total: progress(
-                0.05 + 0.95 * (i + done / total) / n))
-            summary = result.summary()
-            rows.append({key: summary[key] for key in ROW_FIELDS})
-    finally:
-        release_matrix(size)
+    for i, strategy in enumerate(strategies):
+        result = analyse(strategy, size, table=table, progress=lambda done, total: progress(
+            0.05 + 0.95 * (i + done / total) / n))
+        summary = result.summary()
+        rows.append({key: summary[key] for key in ROW_FIELDS})
     return {"rows": rows}
 
 

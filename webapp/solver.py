@@ -23,7 +23,6 @@ from .engine.lines import (
 from .engine.lines import Line, deepest_line, greedy_line
 from .engine.position import describe, partition_bars
 from .engine.strategies import TooSlow
-from .engine.tables import release_matrix
 from .engine.tree import MAX_TREE_CODES
 from . import jobs
 from .errors import error_response
@@ -117,13 +116,10 @@ def compute_line(params: dict, progress) -> dict:
     size = GameSize(params["pegs"], params["colors"], params["distinct"])
     strategy = codebreaker(params["strategy"])
     report = (lambda done, total: progress(done / total)) if progress else None
-    try:
-        if params["adversary"] == GREEDY:
-            line = greedy_line(strategy, size, JOB_MAX_PAIRS, report)
-        else:
-            line = deepest_line(strategy, size, MAX_TREE_CODES, report)
-    finally:
-        release_matrix(size)
+    if params["adversary"] == GREEDY:
+        line = greedy_line(strategy, size, JOB_MAX_PAIRS, report)
+    else:
+        line = deepest_line(strategy, size, MAX_TREE_CODES, report)
     return line.to_dict()
 
 

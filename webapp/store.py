@@ -364,10 +364,6 @@ def schema_version(url: str) -> int:
         backend.close()
 
 
-class StoreUnavailable(RuntimeError):
-    """The database cannot be written (read-only, disk full, locked too long)."""
-
-
 def backend():
     return current_app.extensions["store"]
 

@@ -20,8 +20,11 @@ import numpy as np
 
 from .codes import Code, Feedback, FeedbackError, GameSize, code_digits, color_counts, secret_indices
 
-# The matrix is kept when it needs at most this many bytes, unless a caller
-# (whole-game analysis) asks for more.
+# The matrix is kept when it needs at most this many bytes (8,192 codes),
+# unless a caller asks for more. Beyond it replies are worked out as they are
+# needed, which is about as fast for whole-game analysis (counting class
+# sizes dominates either way) and keeps 5 × 8 in under 200 MiB instead of a
+# 1 GiB matrix.
 DEFAULT_MATRIX_BYTES = 64 * 2**20
 MATRIX_CHUNK = 1024
 
@@ -237,16 +240,6 @@ def feedback_table(size: GameSize, max_matrix_bytes: int = DEFAULT_MATRIX_BYTES,
         table = FeedbackTable(size.pegs, size.colors, matrix)
         _tables[key] = table
         return table
-
-
-def release_matrix(size: GameSize) -> None:
-    """Forget a full matrix larger than the default (one a caller asked for
-    with a larger ``max_matrix_bytes``), so a long-lived process gives it back."""
-    key = (size.pegs, size.colors)
-    with _tables_lock:
-        table = _tables.get(key)
-        if table is not None and table.matrix is not None and table.matrix.nbytes > DEFAULT_MATRIX_BYTES:
-            del _tables[key]
 
 
 def consistent(size: GameSize, candidates: np.ndarray, guess: Code, reply: Feedback) -> np.ndarray:

@@ -9,17 +9,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .codes import Code, Feedback, GameSize, SizeError
-from .tables import DEFAULT_MATRIX_BYTES, FeedbackTable, feedback_table
+from .tables import FeedbackTable, feedback_table
 from .codes import secret_indices
 from .strategies import Strategy, choose, colors_mask, get_strategy, guess_pool
 
 # The largest size analysed: 5 pegs × 8 colours, 32,768 codes.
 MAX_TREE_CODES = 32_768
-# Whole-game analysis keeps the full feedback matrix up to this size (64 MiB,
-# 8,192 codes); beyond it, replies are worked out as they are needed, which
-# is about as fast (the work is dominated by counting class sizes either way)
-# and keeps 5 × 8 in under 200 MiB instead of a 1 GiB matrix.
-MATRIX_BYTES = DEFAULT_MATRIX_BYTES
 
 
 @dataclass
@@ -125,7 +120,7 @@ def analyse(strategy: Strategy | str, size: GameSize, seed: int = 0, progress=No
         strategy = get_strategy(strategy)
     check_analysable(size)
     started = time.perf_counter()
-    table = table or feedback_table(size, MATRIX_BYTES)
+    table = table or feedback_table(size)
     secrets = secret_indices(size).astype(np.int64)
     position = np.full(size.n_codes, -1, dtype=np.int64)
     position[secrets] = np.arange(secrets.shape[0])
