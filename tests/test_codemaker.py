@@ -87,11 +87,124 @@ def test_undo_and_solved_state(client):
     assert solved["status"] == "solved" and "guess" not in solved
     again = client.post(f"/api/codemaker/{gid}/feedback", json={"black": 0, "white": 0})
     assert again.status_code == 409
-    back = client.post(f"/api/codemaker/{gid}/undo").get_json()
+    back = client.post(f"/api/codemaker/{gid}/undo", json={"move": 2}).get_json()
     assert back["status"] == "guessing" and len(back["history"]) == 1 and back["guess"] == "3345"
-    empty = client.post(f"/api/codemaker/{gid}/undo").get_json()
+    stale = client.post(f"/api/codemaker/{gid}/undo", json={"move": 2})  # the same undo again
+    assert stale.status_code == 409 and "not the last one" in stale.get_json()["error"]
+    empty = client.post(f"/api/codemaker/{gid}/undo", json={"move": 1}).get_json()
     assert empty["history"] == [] and empty["guess"] == "1122"
-    assert client.post(f"/api/codemaker/{gid}/undo").get_json()["history"] == []
+    nothing = client.post(f"/api/codemaker/{gid}/undo", json={"move": 1})
+    assert nothing.status_code == 409 and "no answer to take back" in nothing.get_json()["error"]
+
+
+@pytest.mark.parametrize("body,words", [
+    ({}, "Say which move"), ({"move": 0}, "from 1"), ({"move": -1}, "from 1"),
+    ({"move": "1"}, "from 1"), ({"move": True}, "from 1"), ({"move": 1.5}, "from 1")])
+def test_undo_needs_a_move_number(client, body, words):
+    gid = client.post("/api/codemaker", json={}).get_json()["id"]
+    client.post(f"/api/codemaker/{gid}/feedback", json={"black": 0, "white": 0})
+    resp = client.post(f"/api/codemaker/{gid}/undo", json=body)
+    assert resp.status_code == 400 and words in resp.get_json()["error"]
+    assert len(client.get(f"/api/codemaker/{gid}").get_json()["history"]) == 1
+
+
+@pytest.mark.parametrize("move", [0, -1, "2", True])
+def test_feedback_move_must_be_a_number_from_one(client, move):
+    gid = client.post("/api/codemaker", json={}).get_json()["id"]
+    resp = client.post(f"/api/codemaker/{gid}/feedback", json={"black": 0, "white": 0, "move": move})
+    assert resp.status_code == 400 and "from 1" in resp.get_json()["error"]
+    assert client.get(f"/api/codemaker/{gid}").get_json()["history"] == []
+
+
+@pytest.mark.parametrize("move", ["0", "-1", "", "١", "x"])
+def test_form_move_must_be_a_number_from_one(client, move):
+    gid = client.post("/api/codemaker", json={}).get_json()["id"]
+    form = client.post(f"/codemaker/{gid}/feedback", data={"black": "0", "white": "0", "move": move})
+    assert form.status_code == 400 and "reload the page" in text(form)
+    undo = client.post(f"/codemaker/{gid}/undo", data={"move": move})
+    assert undo.status_code == 400
+    assert client.get(f"/api/codemaker/{gid}").get_json()["history"] == []
+
+
+@pytest.mark.backends("sqlite", "postgresql")
+def test_concurrent_undos_take_back_one_answer(db_config):
+    """Five undos of the same answer at once: the game's lock lets one
+    through; the others are stale (409) and the other answers stay."""
+    import threading
+    from webapp import create_app
+
+    app = create_app({**db_config, "TESTING": True, "CREATE_RATE_LIMIT": "5000 per minute"})
+    client = app.test_client()
+    gid = client.post("/api/codemaker", json={}).get_json()["id"]
+    for black, white in ((0, 0), (1, 0), (0, 1)):
+        assert client.post(f"/api/codemaker/{gid}/feedback", json={"black": black, "white": white}).status_code == 200
+    start, statuses = threading.Barrier(5), []
+
+    def undo():
+        start.wait()
+        statuses.append(app.test_client().post(f"/api/codemaker/{gid}/undo", json={"move": 3}).status_code)
+
+    threads = [threading.Thread(target=undo) for _ in range(5)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(statuses) == [200, 409, 409, 409, 409]
+    assert len(client.get(f"/api/codemaker/{gid}").get_json()["history"]) == 2
+    app.extensions["jobs"].stop()
+    app.extensions["store"].close()
+
+
+@pytest.mark.backends("sqlite", "postgresql")
+def test_answer_racing_an_undo_stores_nothing_impossible(db_config, monkeypatch):
+    """An answer to guess 2 is checked against answer 1; before it is stored,
+    answer 1 is taken back and replaced. The late answer was checked against
+    a history that no longer exists: it is refused (409), and what is stored
+    stays a history some secret fits."""
+    import threading
+    from webapp import codemaker, create_app
+    from webapp.engine import candidates
+    from webapp.engine.codes import parse_history
+
+    app = create_app({**db_config, "TESTING": True, "CREATE_RATE_LIMIT": "5000 per minute"})
+    client = app.test_client()
+    gid = client.post("/api/codemaker", json={"pegs": 6, "colors": 6}).get_json()["id"]
+    first = client.post(f"/api/codemaker/{gid}/feedback", json={"black": 2, "white": 2, "move": 1}).get_json()
+    checked, release = threading.Event(), threading.Event()
+    real = codemaker.candidates
+
+    def paused(size, history):  # the racing answer stops after its check, before it is stored
+        result = real(size, history)
+        if len(history) == 2 and threading.current_thread().name == "late answer":
+            checked.set()
+            assert release.wait(30)
+        return result
+
+    monkeypatch.setattr(codemaker, "candidates", paused)
+    statuses = {}
+
+    def late_answer():
+        resp = app.test_client().post(f"/api/codemaker/{gid}/feedback", json={"black": 5, "white": 0, "move": 2})
+        statuses["late"] = resp.status_code
+
+    thread = threading.Thread(target=late_answer, name="late answer")
+    thread.start()
+    assert checked.wait(30)
+    assert client.post(f"/api/codemaker/{gid}/undo", json={"move": 1}).status_code == 200
+    assert client.post(f"/api/codemaker/{gid}/feedback", json={"black": 0, "white": 0, "move": 1}).status_code == 200
+    release.set()
+    thread.join(30)
+    assert statuses["late"] == 409
+    final = client.get(f"/api/codemaker/{gid}")
+    assert final.status_code == 200
+    history = final.get_json()["history"]
+    assert [(h["black"], h["white"]) for h in history] == [(0, 0)]
+    size = GameSize(6, 6)
+    text_history = " ".join(f"{h['guess']}:{h['black']},{h['white']}" for h in history)
+    assert len(real(size, parse_history(text_history, size))) > 0
+    assert first["guess"] != "" and statuses  # the first answer's guess was shown before the race
+    app.extensions["jobs"].stop()
+    app.extensions["store"].close()
 
 
 def test_bad_new_games(client):
@@ -118,5 +231,5 @@ def test_pages_without_javascript(client):
     bad = client.post(url + "/feedback", data={"black": "3", "white": "1", "move": "2"}, headers=HX)
     assert bad.status_code == 400 and "can never happen" in text(bad)
     assert text(bad).lstrip().startswith('<section id="codemaker"')
-    client.post(url + "/undo")
+    client.post(url + "/undo", data={"move": "1"})
     assert '<span class="code-text current-guess">1122</span>' in text(client.get(url))

@@ -130,7 +130,11 @@ def test_double_submit_is_recorded_once(client, app, game):
 
 def test_missing_move_number(client, app, game):
     resp = client.post(f"/games/{game.id}/guesses", data={"guess": "1122"})
-    assert resp.status_code == 409 and moves(app, game.id) == []
+    assert resp.status_code == 400 and moves(app, game.id) == []
+    for move in ("0", "-1", "٣", "１"):  # only ASCII digits from 1 number a move
+        resp = client.post(f"/games/{game.id}/guesses", data={"guess": "1122", "move": move})
+        assert resp.status_code == 400 and "reload the page" in resp.get_data(as_text=True)
+    assert moves(app, game.id) == []
 
 
 def secret_visible(html: str, secret: str, game_id: str) -> bool:

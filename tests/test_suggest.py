@@ -61,12 +61,12 @@ def test_suggestions_are_counted_per_move(client, game):
 def test_a_shown_hint_is_stored_not_recomputed(client, app, game, monkeypatch):
     client.post(f"/games/{game.id}/suggestion", data={"strategy": "entropy"})
     first = client.get(f"/games/{game.id}").get_data(as_text=True)
-    from webapp import play
+    from webapp import hints
 
     def refuse(*args, **kwargs):
         raise AssertionError("the hint was worked out again")
 
-    monkeypatch.setattr(play, "best_guess", refuse)
+    monkeypatch.setattr(hints, "best_guess", refuse)
     again = client.get(f"/games/{game.id}").get_data(as_text=True)
     assert suggested(again) == suggested(first)
     # Without JavaScript the hint also fills the guess field.
@@ -96,7 +96,7 @@ def test_slow_hint_runs_in_the_background(tmp_path):
     with its progress; the background job's result then shows on the board."""
     from webapp import create_app
 
-    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "SUGGESTION_MAX_PAIRS": 1000})
+    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "REQUEST_BUDGET": 1000})
     client = app.test_client()
     size = GameSize(5, 8)
     with app.app_context():

@@ -34,9 +34,11 @@ def create_app(config=None):
         PROXIES=0,
         MAX_CONTENT_LENGTH=16 * 1024,
         MAX_FORM_MEMORY_SIZE=16 * 1024,
-        # How much work one request may do, in (guess, code) pairs scored: a
-        # suggestion, a classroom step or a whole line of the optimal game.
-        SUGGESTION_MAX_PAIRS=300_000_000,
+        # How much engine work one request may do, in (guess, code) pairs
+        # scored over all its engine calls (about half a second on a 2-core
+        # machine). Work beyond it runs as a background job with its progress
+        # shown, or the page leaves that part out and says why.
+        REQUEST_BUDGET=400_000_000,
         # The deepest adversary needs a whole decision tree: built within a
         # request for sizes up to this many codes.
         SOLVER_TREE_CODES=4096,
@@ -52,6 +54,7 @@ def create_app(config=None):
         os.makedirs(os.path.dirname(os.path.abspath(app.config["DATABASE"])), exist_ok=True)
 
     from . import api, challenges, codemaker, errors, jobs, limits, play, security, share, solver, store, web
+    from . import openapi as apidocs
     if app.config["WARM_UP"] == "background":
         import threading
 
@@ -78,4 +81,5 @@ def create_app(config=None):
     share.init_app(app)
     challenges.init_app(app)
     codemaker.init_app(app)
+    apidocs.init_app(app)
     return app

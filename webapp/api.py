@@ -10,7 +10,7 @@ from .engine import Code, MastermindError
 from .errors import error_response
 from .settings import parse_settings
 from .share import game_replay_url
-from .web import game_or_404
+from .web import game_or_404, move_number
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -79,17 +79,13 @@ def show(game_id):
 def guess(game_id):
     game = game_or_404(game_id)
     body = json_body()
-    move = body.get("move")
-    if move is not None and (isinstance(move, bool) or not isinstance(move, int)):
-        return error_response(400, "move must be a whole number (the guess's number, from 1).")
+    move = move_number(body.get("move"), typed=True, required=False)
     if "guess" not in body:
         return error_response(400, 'Send the guess as {"guess": "1122"}.')
     try:
         code = Code.parse(body["guess"], game.size)
         game = store.add_guess(game.id, code, move)
-    except store.GameOver as exc:
-        return error_response(409, str(exc))
-    except store.StaleMove as exc:
+    except (store.GameOver, store.StaleMove) as exc:
         return error_response(409, str(exc))
     except MastermindError as exc:
         return error_response(400, str(exc))

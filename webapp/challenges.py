@@ -4,9 +4,10 @@ their own against that secret, which no page shows before their game ends."""
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
-from functools import lru_cache
 
+from cachetools import LRUCache
 from flask import Blueprint, abort, current_app, g, redirect, render_template, request, url_for
 
 from .limits import creating
@@ -14,11 +15,10 @@ from . import store
 from .api import game_json, json_body
 from .engine import Code, MastermindError, get_strategy
 from .engine.lines import play_against
-from .engine.strategies import TooSlow
 from .errors import error_response
 from .settings import PRESETS, SettingsError, parse_settings
 from .share import replay_url
-from .web import is_htmx, render
+from .web import budget, is_htmx, render
 
 bp = Blueprint("challenges", __name__)
 api = Blueprint("challenges_api", __name__, url_prefix="/api/challenges")
@@ -49,24 +49,32 @@ def player_name(raw) -> str:
     return name
 
 
+# Guesses each benchmark needs per secret, once worked out (a few bytes each).
+_depths: LRUCache = LRUCache(maxsize=4096)
+_depths_lock = threading.Lock()
+
+
 def benchmarks(challenge: store.Challenge) -> list[tuple[str, int | None]]:
     """How many guesses Knuth's algorithm, and optimal play where offered,
-    need for this secret (None when too slow to work out here)."""
-    return secret_depths(challenge.size, challenge.secret, current_app.config["SUGGESTION_MAX_PAIRS"])
-
-
-@lru_cache(maxsize=256)
-def secret_depths(size, secret, max_pairs: int) -> list[tuple[str, int | None]]:
-    """Worked out once per secret: the results page shows them on every load."""
+    need for this secret: worked out within the request's budget and then
+    remembered; None where that is too much for a page."""
     out = []
     for name in ("knuth", "optimal"):
         strategy = get_strategy(name)
-        if not strategy.available(size):
+        if not strategy.available(challenge.size):
             continue
-        try:
-            out.append((name, len(play_against(strategy, size, secret, max_pairs))))
-        except (TooSlow, MastermindError):
-            out.append((name, None))
+        key = (challenge.size, challenge.secret, name)
+        with _depths_lock:
+            depth = _depths.get(key)
+        if depth is None:
+            try:
+                depth = len(play_against(strategy, challenge.size, challenge.secret, budget()))
+            except MastermindError:  # too slow here (TooSlow), or it cannot play this size
+                pass
+            else:
+                with _depths_lock:
+                    _depths[key] = depth
+        out.append((name, depth))
     return out
 
 

@@ -4,23 +4,18 @@ can satisfy are refused with the reason, and answers can be taken back."""
 
 from __future__ import annotations
 
-import hashlib
-
-import numpy as np
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from .limits import creating
 from . import store
 from .api import json_body
-from .engine import (
-    PRESETS, Code, Feedback, FeedbackError, GameSize, MastermindError, best_guess, candidates,
-    get_strategy,
-)
+from . import hints, jobs
+from .engine import PRESETS, Code, Feedback, FeedbackError, GameSize, MastermindError, candidates, get_strategy
 from .engine.codes import MAX_GUESSES, format_history
 from .engine.lines import offered
 from .errors import error_response
 from .settings import SettingsError, parse_size, small_number
-from .web import is_htmx, render
+from .web import is_htmx, move_number, render
 
 bp = Blueprint("codemaker", __name__, url_prefix="/codemaker")
 api = Blueprint("codemaker_api", __name__, url_prefix="/api/codemaker")
@@ -34,11 +29,19 @@ def game_or_404(game_id: str) -> store.CodemakerGame:
         abort(404, "There is no such game. It may have been mistyped.")
 
 
-def next_guess(game: store.CodemakerGame):
-    """The strategy's guess for the answers so far (the same on every reload)."""
-    seed = int.from_bytes(hashlib.sha256(f"{game.id}:{len(game.moves)}".encode()).digest()[:8], "big")
-    return best_guess(game.strategy, game.size, game.history(), rng=np.random.default_rng(seed),
-                      max_pairs=current_app.config["SUGGESTION_MAX_PAIRS"])
+def next_guess(game: store.CodemakerGame) -> Code | jobs.Job | None:
+    """The computer's next guess (the same on every reload), the job still
+    working it out, or None once the code is found or the guesses run out."""
+    if game.solved or len(game.moves) >= MAX_GUESSES:
+        return None
+    strategy = get_strategy(game.strategy)
+    try:
+        found = hints.next_guess(strategy, game.size, game.history(), f"{game.id}:{len(game.moves)}")
+    except jobs.Busy:  # every worker is taken: the next look asks again
+        return jobs.Job(key="", kind="hint", status=store.QUEUED)
+    if isinstance(found, jobs.Job):
+        return hints.suggestion_from(found.result, game.size, strategy).guess if found.done else found
+    return found.guess
 
 
 def contradiction(history) -> str:
@@ -61,24 +64,28 @@ def parse_reply(black, white, size: GameSize) -> Feedback:
 
 
 def answer(game: store.CodemakerGame, reply: Feedback, move: int | None) -> store.CodemakerGame:
-    """Record the player's answer to the current guess, unless no code fits."""
+    """Record the player's answer to the current guess, unless no code fits.
+    The store checks, under the game's lock, that the answers it holds are
+    still the ones this was checked against."""
     if game.solved:
         raise store.GameOver("The code is already found: start a new game to play again.")
     if len(game.moves) >= MAX_GUESSES:
         raise store.GameOver(f"This game has reached {MAX_GUESSES} guesses.")
-    guess = next_guess(game).guess
+    guess = next_guess(game)
+    if not isinstance(guess, Code):
+        raise store.StaleMove("The computer is still working out its guess: answer once it shows.")
     history = game.history() + [(guess, reply)]
     try:
         candidates(game.size, history)
     except FeedbackError:
         raise FeedbackError(contradiction(history)) from None
+    return store.add_codemaker_reply(game.id, move or len(game.moves) + 1, guess, reply, game.moves)
 
-    return store.add_codemaker_reply(game.id, move or len(game.moves) + 1, guess, reply)
 
-
-def state(game: store.CodemakerGame, cands=None) -> dict:
-    """The game as the page and the API show it (``cands``: the codes that
-    fit the answers, when the caller has them already)."""
+def state(game: store.CodemakerGame, cands=None) -> tuple[dict, Code | jobs.Job | None]:
+    """The game as the API shows it, and its next guess or the job working
+    it out (``cands``: the codes that fit the answers, when the caller has
+    them already)."""
     cands = candidates(game.size, game.history()) if cands is None else cands
     data = {"id": game.id, "pegs": game.size.pegs, "colors": game.size.colors,
             "distinct": game.size.distinct, "strategy": game.strategy,
@@ -87,20 +94,24 @@ def state(game: store.CodemakerGame, cands=None) -> dict:
                         for m in game.moves],
             "remaining": int(cands.shape[0]),
             "url": url_for("codemaker.page", game_id=game.id)}
-    if not game.solved:
-        data["guess"] = str(next_guess(game).guess)
-    return data
+    following = next_guess(game)
+    if isinstance(following, Code):
+        data["guess"] = str(following)
+    elif following is not None:
+        data["job"] = following.json()
+    return data, following
 
 
 def page_context(game, error=None) -> dict:
     cands = candidates(game.size, game.history())
-    data = state(game, cands)
+    data, following = state(game, cands)
     codes = [Code.from_index(int(i), game.size) for i in cands] if len(cands) <= FEW_CODES else []
     classroom = url_for("solver.classroom", pegs=game.size.pegs, colors=game.size.colors,
                         **({"distinct": 1} if game.size.distinct else {}), strategy=game.strategy,
                         history=format_history(game.history()))
     return {"game": game, "data": data, "error": error, "pegs": game.size.pegs, "codes": codes,
-            "guess": Code.parse(data["guess"], game.size) if "guess" in data else None,
+            "guess": following if isinstance(following, Code) else None,
+            "job": following if isinstance(following, jobs.Job) else None,
             "classroom_link": classroom}
 
 
@@ -139,10 +150,10 @@ def page(game_id):
 def feedback_form(game_id):
     game = game_or_404(game_id)
     form = request.form
-    move = form.get("move", "")
+    move = move_number(form.get("move", ""), typed=False)
     try:
         reply = parse_reply(form.get("black", ""), form.get("white", ""), game.size)
-        game = answer(game, reply, small_number(move))
+        game = answer(game, reply, move)
     except (store.StaleMove, store.GameOver) as exc:
         return show(game_or_404(game_id), 409, str(exc))
     except MastermindError as exc:
@@ -154,7 +165,12 @@ def feedback_form(game_id):
 
 @bp.post("/<game_id>/undo")
 def undo_form(game_id):
-    game = store.undo_codemaker_reply(game_or_404(game_id).id)
+    game = game_or_404(game_id)
+    move = move_number(request.form.get("move", ""), typed=False)
+    try:
+        game = store.undo_codemaker_reply(game.id, move)
+    except store.StaleMove as exc:
+        return show(game_or_404(game_id), 409, str(exc))
     if is_htmx():
         return show(game)
     return redirect(url_for("codemaker.page", game_id=game.id), 303)
@@ -171,33 +187,36 @@ def create_json():
             raise SettingsError(f"{strategy.name} is not offered for {size.label()}.")
     except MastermindError as exc:
         return error_response(400, str(exc))
-    return state(store.create_codemaker(size, strategy.name)), 201
+    return state(store.create_codemaker(size, strategy.name))[0], 201
 
 
 @api.post("/<game_id>/feedback")
 def feedback_json(game_id):
     game = game_or_404(game_id)
     body = json_body()
-    move = body.get("move")
-    if move is not None and (isinstance(move, bool) or not isinstance(move, int)):
-        return error_response(400, "move must be a whole number (the guess's number, from 1).")
+    move = move_number(body.get("move"), typed=True, required=False)
     try:
         game = answer(game, parse_reply(body.get("black"), body.get("white"), game.size), move)
     except (store.StaleMove, store.GameOver) as exc:
         return error_response(409, str(exc))
     except MastermindError as exc:
         return error_response(400, str(exc))
-    return state(game)
+    return state(game)[0]
 
 
 @api.post("/<game_id>/undo")
 def undo_json(game_id):
-    return state(store.undo_codemaker_reply(game_or_404(game_id).id))
+    game = game_or_404(game_id)
+    move = move_number(json_body().get("move"), typed=True)
+    try:
+        return state(store.undo_codemaker_reply(game.id, move))[0]
+    except store.StaleMove as exc:
+        return error_response(409, str(exc))
 
 
 @api.get("/<game_id>")
 def show_json(game_id):
-    return state(game_or_404(game_id))
+    return state(game_or_404(game_id))[0]
 
 
 @bp.after_request

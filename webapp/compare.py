@@ -49,13 +49,17 @@ def compute(params: dict, progress) -> dict:
     strategies = compared(size)
     n = len(strategies)
     table = feedback_table(size, progress=lambda done, total: progress(0.05 * done / total))
-    rows = []
+    rows, skipped = [], []
     for i, strategy in enumerate(strategies):
-        result = analyse(strategy, size, table=table, progress=lambda done, total: progress(
-            0.05 + 0.95 * (i + done / total) / n))
+        try:
+            result = analyse(strategy, size, table=table, progress=lambda done, total: progress(
+                0.05 + 0.95 * (i + done / total) / n))
+        except MastermindError as exc:  # e.g. no strategy finds every secret within 5 guesses
+            skipped.append({"strategy": strategy.name, "reason": str(exc)})
+            continue
         summary = result.summary()
         rows.append({key: summary[key] for key in ROW_FIELDS})
-    return {"rows": rows}
+    return {"rows": rows, "skipped": skipped}
 
 
 def quick(params: dict) -> bool:
@@ -86,6 +90,7 @@ def page_context(size: GameSize, job) -> dict:
     published = {r["strategy"]: PUBLISHED.get((size.pegs, size.colors, size.distinct, r["strategy"]))
                  for r in rows}
     return {"size": size, "job": job, "rows": rows, "depth": depth, "tallest": tallest,
+            "skipped": job.result.get("skipped", []) if job.done else [],
             "strategies": strategies, "published": published, "args": size_args(size)}
 
 
@@ -111,7 +116,7 @@ def compare_json():
     except MastermindError as exc:
         return error_response(400, str(exc))
     if job.done:
-        return {**params_of(size), "rows": job.result["rows"]}
+        return {**params_of(size), "rows": job.result["rows"], "skipped": job.result.get("skipped", [])}
     if job.failed:
         return error_response(422, job.error)
     return job.json(), 202

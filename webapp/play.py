@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 
@@ -12,16 +11,13 @@ from flask import Blueprint, abort, current_app, redirect, render_template, requ
 from .limits import creating
 from . import store
 from . import jobs
-from .engine import (
-    PRESETS as STRATEGIES, Code, Feedback, GameSize, MastermindError, StrategyError, Suggestion,
-    best_guess, candidates, get_strategy,
-)
-from .engine.codes import conceal, format_history, parse_history
-from .engine.strategies import TooSlow
+from . import hints
+from .engine import PRESETS as STRATEGIES, Code, MastermindError, candidates, get_strategy
+from .engine.codes import conceal
 from .engine.position import partition_bars
 from .share import game_replay_url, share_context
-from .settings import PRESETS, PRESETS_BY_KEY, SettingsError, parse_settings, small_number
-from .web import game_or_404, is_htmx, render
+from .settings import PRESETS, PRESETS_BY_KEY, SettingsError, parse_settings
+from .web import game_or_404, is_htmx, move_number, render
 
 bp = Blueprint("play", __name__)
 # "Show codes still possible" lists the codes themselves up to this many.
@@ -77,59 +73,23 @@ def board_context(game: store.Game, **extra) -> dict:
 def suggest(game: store.Game, strategy_name: str) -> dict:
     """A strategy's next guess for this game, with how long it took to work
     out. A hint worked out before for this move is read back, not computed
-    again. The random strategy is seeded by the game and move, so it is the
-    same on every reload. A guess that would take more than about a second
-    (an exact search off the shipped tree, a large board early on) is worked
-    out in the background: then ``job`` holds its progress until it is done."""
+    again. A guess beyond the request's budget is worked out in the
+    background: then ``job`` holds its progress until it is done."""
     strategy = get_strategy(strategy_name)
     stored = store.load_hint(game.id, game.next_move, strategy.name)
     if stored is not None:
         data = json.loads(stored)
-        suggestion = suggestion_from(data, game.size, strategy)
+        suggestion = hints.suggestion_from(data, game.size, strategy)
         return {"result": suggestion, "ms": data["ms"], "bars": partition_bars(suggestion.partition, game.size.pegs)}
-    history = game.history()
-    seed = int.from_bytes(hashlib.sha256(f"{game.id}:{game.next_move}".encode()).digest()[:8], "big")
     started = time.perf_counter()
-    try:
-        if strategy.available(game.size) and not strategy.quick(game.size, candidates(game.size, history)):
-            raise TooSlow("an exact search")
-        suggestion = best_guess(strategy, game.size, history, rng=np.random.default_rng(seed),
-                                max_pairs=current_app.config["SUGGESTION_MAX_PAIRS"])
-        ms = (time.perf_counter() - started) * 1000
-    except TooSlow:
-        job = jobs.get("hint", hint_params(game.size, strategy, history))
-        if job.failed:
-            raise StrategyError(job.error) from None
-        if not job.done:
-            return {"job": job, "strategy": strategy}
-        suggestion = suggestion_from(job.result, game.size, strategy)
-        ms = job.elapsed * 1000
-    store.save_hint(game.id, game.next_move, strategy.name, json.dumps({**hint_result(suggestion), "ms": ms}))
-    return {"result": suggestion, "ms": ms, "bars": partition_bars(suggestion.partition, game.size.pegs)}
-
-
-def hint_result(s: Suggestion) -> dict:
-    return {"guess": str(s.guess), "remaining": s.remaining, "score": s.score,
-            "partition": {r.key: n for r, n in s.partition.items()}}
-
-
-def hint_params(size, strategy, history) -> dict:
-    return {"pegs": size.pegs, "colors": size.colors, "distinct": size.distinct,
-            "strategy": strategy.name, "history": format_history(history)}
-
-
-def compute_hint(params: dict, progress) -> dict:
-    """A slow suggestion, in the background (no scoring limit)."""
-    size = GameSize(params["pegs"], params["colors"], params["distinct"])
-    return hint_result(best_guess(params["strategy"], size, parse_history(params["history"], size)))
-
-
-def suggestion_from(result: dict, size, strategy) -> Suggestion:
-    return Suggestion(strategy, Code.parse(result["guess"], size), result["remaining"], result["score"],
-                      {Feedback.parse(k, size): n for k, n in result["partition"].items()})
-
-
-jobs.register(jobs.Kind("hint", compute_hint))
+    found = hints.next_guess(strategy, game.size, game.history(), f"{game.id}:{game.next_move}")
+    ms = (time.perf_counter() - started) * 1000
+    if isinstance(found, jobs.Job):
+        if not found.done:
+            return {"job": found, "strategy": strategy}
+        found, ms = hints.suggestion_from(found.result, game.size, strategy), found.elapsed * 1000
+    store.save_hint(game.id, game.next_move, strategy.name, json.dumps({**hints.hint_result(found), "ms": ms}))
+    return {"result": found, "ms": ms, "bars": partition_bars(found.partition, game.size.pegs)}
 
 
 def announcement(game: store.Game) -> str:
@@ -182,13 +142,10 @@ def board(game_id):
 def guess(game_id):
     game = game_or_404(game_id)
     text = request.form.get("guess", "")
-    move = request.form.get("move", "")
+    move = move_number(request.form.get("move", ""), typed=False)
     try:
         code = Code.parse(text, game.size)
-        move_number = small_number(move)
-        if move_number is None:
-            raise store.StaleMove("The form was incomplete: reload the board and try again.")
-        game = store.add_guess(game.id, code, move_number)
+        game = store.add_guess(game.id, code, move)
     except store.GameOver as exc:
         return board_instead(game, 409, error=str(exc))
     except store.StaleMove as exc:

@@ -14,15 +14,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from flask import Blueprint, current_app, render_template, request, url_for
+from flask import Blueprint, render_template, request, url_for
 
-from .engine import Code, Feedback, GameSize, MastermindError, feedback, get_strategy
+from .engine import (
+    Code, Feedback, GameSize, MastermindError, best_guess, consistent, feedback, get_strategy, secret_indices,
+)
 from .engine.codes import MAX_GUESSES, conceal, reveal
 from .engine.lines import play_against
-from .engine.position import describe
 from .engine.strategies import TooSlow
 from .settings import small_number
-from .web import render
+from .web import budget, render
 
 bp = Blueprint("share", __name__)
 
@@ -131,31 +132,28 @@ def parse_replay(slug: str, code: str, args) -> dict:
 
 
 def moves_of(size: GameSize, history) -> list[Move]:
-    """Every move with the position before it, described by the same engine
-    function as the classroom."""
+    """Every move with the position before it, beside Knuth's guess there as
+    long as the request's budget lasts (the rest of the column stays empty)."""
     knuth = get_strategy(KNUTH)
-    max_pairs = current_app.config["SUGGESTION_MAX_PAIRS"]
     moves = []
+    cands = secret_indices(size)
     for number, (guess, reply) in enumerate(history, start=1):
+        best = worst = None
         try:
-            position = describe(knuth, size, history[:number - 1], max_pairs=max_pairs, top=0)
-            before, cands = position.remaining, position.candidates
-            suggestion = position.suggestion
+            suggestion = best_guess(knuth, size, history[:number - 1], max_pairs=budget())
             best, worst = suggestion.guess, max(suggestion.partition.values())
         except TooSlow:
-            from .engine import candidates
-            cands = candidates(size, history[:number - 1])
-            before, best, worst = int(cands.shape[0]), None, None
-        moves.append(Move(number, guess, reply, before, bool((cands == guess.index(size)).any()),
-                          best, worst))
+            pass
+        moves.append(Move(number, guess, reply, int(cands.shape[0]),
+                          bool((cands == guess.index(size)).any()), best, worst))
+        cands = consistent(size, cands, guess, reply)
     return moves
 
 
 def knuth_game(size: GameSize, secret: Code, limit: int):
     """Knuth's own game on the same secret, or None when it is too slow here."""
     try:
-        return play_against(get_strategy(KNUTH), size, secret,
-                            current_app.config["SUGGESTION_MAX_PAIRS"])
+        return play_against(get_strategy(KNUTH), size, secret, budget())
     except TooSlow:
         return None
 

@@ -17,17 +17,17 @@ from flask import Blueprint, current_app, redirect, render_template, request, ur
 from .engine import PRESETS, Code, Feedback, GameSize, MastermindError, feedback, get_strategy
 from .engine.codes import conceal, format_history, parse_history, reveal, secret_indices
 from .engine.lines import (
-    ADVERSARIES, BEST_CANDIDATE, GREEDY, LineError, adversary_line, check_adversary,
-    codebreaker, codebreakers, line_lengths, offered,
+    ADVERSARIES, BEST_CANDIDATE, GREEDY, SUMMARY_CODES, LineError, adversary_line, check_adversary,
+    codebreaker, codebreakers, offered,
 )
-from .engine.lines import Line, deepest_line, greedy_line
+from .engine.lines import Line, deepest_line, greedy_line, line_lengths as all_line_lengths
 from .engine.position import describe, partition_bars
 from .engine.strategies import TooSlow
 from .engine.tree import MAX_TREE_CODES
 from . import jobs
 from .errors import error_response
 from .settings import SettingsError, parse_size
-from .web import is_htmx, render
+from .web import budget, is_htmx, render
 
 bp = Blueprint("solver", __name__, url_prefix="/solver")
 api = Blueprint("solver_api", __name__, url_prefix="/api/solver")
@@ -81,8 +81,7 @@ def line_state(args) -> dict:
     adversary = check_adversary(args.get("adversary") or GREEDY)
     state = {"size": size, "strategy": strategy, "adversary": adversary, "job": None}
     try:
-        line = adversary_line(strategy, size, adversary, current_app.config["SUGGESTION_MAX_PAIRS"],
-                              current_app.config["SOLVER_TREE_CODES"])
+        line = adversary_line(strategy, size, adversary, budget(), current_app.config["SOLVER_TREE_CODES"])
     except TooSlow:
         if size.n_codes > MAX_TREE_CODES:
             raise TooSlow(f"{size.label()} has {size.n_codes:,} codes: its lines are computed for "
@@ -124,6 +123,28 @@ def compute_line(params: dict, progress) -> dict:
 
 
 jobs.register(jobs.Kind("line", compute_line))
+
+
+def compute_lengths(params: dict, progress) -> dict:
+    """Every codebreaker's line length against both adversaries (the table
+    under a line), in the background: it builds a dozen decision trees."""
+    size = GameSize(params["pegs"], params["colors"], params["distinct"])
+    return {"rows": [{"strategy": row.strategy.name, "greedy": row.greedy, "deepest": row.deepest,
+                      "failure": None if row.failure is None else str(row.failure)}
+                     for row in all_line_lengths(size)]}
+
+
+# Sizes this small have their table worked out by the request that asks.
+QUICK_LENGTHS_CODES = 256
+jobs.register(jobs.Kind("lengths", compute_lengths,
+                        lambda params: params["colors"] ** params["pegs"] <= QUICK_LENGTHS_CODES))
+
+
+def lengths_job(size: GameSize):
+    """The job of the lengths table for ``size`` (None beyond the sizes it covers)."""
+    if size.n_codes > SUMMARY_CODES:
+        return None
+    return jobs.get("lengths", {"pegs": size.pegs, "colors": size.colors, "distinct": size.distinct})
 
 
 def line_url(state: dict, step: int | None) -> str:
@@ -172,11 +193,44 @@ def optimal_game():
         return render_template("solver/optimal_game.html", error=str(exc), form=form,
                                choices=codebreaker_choices(request.args)), status_of(exc)
     if not is_htmx() and state["line"] is not None:  # the comparison belongs to the whole page
-        state["lengths"] = line_lengths(state["size"], current_app.config["SUGGESTION_MAX_PAIRS"])
-        state["length_url"] = lambda strategy, adversary: line_url(
-            {**state, "strategy": strategy, "adversary": adversary}, None)
+        try:
+            state.update(lengths_context(state))
+        except jobs.Busy:
+            state["lengths_job"] = None
     return render("solver/optimal_game.html", "solver/_line.html", form=form, error=None,
                   choices=codebreakers(state["size"]), adversaries=ADVERSARIES, **state)
+
+
+def lengths_context(state: dict) -> dict:
+    """What the lengths table needs: its rows once worked out, or its job."""
+    job = lengths_job(state["size"])
+    rows = []
+    if job is not None and job.done:
+        names = {s.name: s for s in codebreakers(state["size"])}
+        rows = [{**row, "strategy": names[row["strategy"]]} for row in job.result["rows"]
+                if row["strategy"] in names]
+    return {"lengths_job": job, "lengths": rows,
+            "lengths_url": url_for("solver.optimal_game_lengths", **size_args(state["size"]),
+                                   strategy=state["strategy"].name, adversary=state["adversary"]),
+            "length_url": lambda strategy, adversary: line_url(
+                {**state, "strategy": strategy, "adversary": adversary}, None)}
+
+
+@bp.get("/optimal-game/lengths")
+def optimal_game_lengths():
+    """The lengths table alone: what the page polls while it is worked out."""
+    try:
+        state = line_state(request.args)
+        if state["line"] is None:
+            raise LineError("The line itself is still being worked out.")
+        state.update(lengths_context(state))
+    except jobs.Busy as exc:
+        return busy_response(exc)
+    except MastermindError as exc:
+        return error_response(status_of(exc), str(exc))
+    if not is_htmx():
+        return redirect(line_url(state, None), 303)
+    return render_template("solver/_lengths.html", **state)
 
 
 def codebreaker_choices(args):
@@ -230,8 +284,7 @@ def classroom_state(args) -> dict:
                                 "this secret: the history does not fit it.")
     seed = int.from_bytes(hashlib.sha256(
         f"{size}:{format_history(history)}".encode()).digest()[:8], "big")
-    position = describe(strategy, size, history, rng=np.random.default_rng(seed),
-                        max_pairs=current_app.config["SUGGESTION_MAX_PAIRS"])
+    position = describe(strategy, size, history, rng=np.random.default_rng(seed), max_pairs=budget())
     return {"size": size, "strategy": strategy, "history": history, "secret": secret,
             "position": position, "presenter": args.get("presenter") == "1",
             "hidden": args.get("s", "")}

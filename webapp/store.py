@@ -730,26 +730,37 @@ def load_codemaker(game_id: str, db=None, lock: bool = False) -> CodemakerGame:
     return game
 
 
-def add_codemaker_reply(game_id: str, move: int, guess: Code, reply: Feedback) -> CodemakerGame:
+def add_codemaker_reply(game_id: str, move: int, guess: Code, reply: Feedback,
+                        seen: list[Move]) -> CodemakerGame:
     """Record the player's ``reply`` to guess number ``move`` in one
-    transaction; a stale move number (a repeated post) is refused."""
+    transaction, under the game's lock. ``seen`` is the history the caller
+    checked the reply and worked out ``guess`` against: if the stored one
+    differs (an answer or an undo came in meanwhile), nothing is stored and
+    :class:`StaleMove` says so, like a stale move number."""
     with transaction() as db:
         game = load_codemaker(game_id, db, lock=True)
         if move != len(game.moves) + 1:
             raise StaleMove(f"This game is at guess {len(game.moves) + 1}, not {move}: reload the page.")
+        if game.moves != seen:
+            raise StaleMove("Your answers changed meanwhile (in another tab?): reload the page and answer again.")
         db.execute("INSERT INTO codemaker_replies (game_id, move, guess, black, white) VALUES (?, ?, ?, ?, ?)",
                    (game.id, move, str(guess), reply.black, reply.white))
     game.moves.append(Move(guess, reply))
     return game
 
 
-def undo_codemaker_reply(game_id: str) -> CodemakerGame:
-    """Take back the last answer (nothing happens when there is none)."""
+def undo_codemaker_reply(game_id: str, move: int) -> CodemakerGame:
+    """Take back answer number ``move``, which must be the last one: a stale
+    undo (one already taken back, or repeated) is refused with :class:`StaleMove`."""
     with transaction() as db:
         game = load_codemaker(game_id, db, lock=True)
-        if game.moves:
-            db.execute("DELETE FROM codemaker_replies WHERE game_id = ? AND move = ?", (game.id, len(game.moves)))
-            game.moves.pop()
+        if not game.moves:
+            raise StaleMove("There is no answer to take back.")
+        if move != len(game.moves):
+            raise StaleMove(f"Answer {move} is not the last one (that is answer {len(game.moves)}): "
+                            "reload the page.")
+        db.execute("DELETE FROM codemaker_replies WHERE game_id = ? AND move = ?", (game.id, move))
+        game.moves.pop()
     return game
 
 

@@ -15,7 +15,7 @@ from .engine.lines import offered
 from .engine.position import Branch, branches, describe
 from .settings import parse_size
 from .solver import ViewError, bp, form_defaults, size_args, status_of
-from .web import is_htmx
+from .web import budget, is_htmx
 
 MAX_DEPTH = 30
 
@@ -49,7 +49,7 @@ def parse_path(text: str, size: GameSize) -> list[Feedback]:
 def open_nodes(strategy, size: GameSize, path: list[Feedback], first: int = 0) -> list[TreeNode]:
     """The nodes along ``path`` from depth ``first``: each one's guess and branches."""
     history, nodes = [], []
-    max_pairs = current_app.config["SUGGESTION_MAX_PAIRS"]
+    max_pairs = budget()
     for depth in range(len(path) + 1):
         if depth >= first:
             position = describe(strategy, size, history, max_pairs=max_pairs, top=0)

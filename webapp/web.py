@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import abort, render_template, request
+from flask import abort, current_app, g, render_template, request
 
 from . import store
+from .engine.strategies import Budget
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,34 @@ def game_or_404(game_id: str) -> store.Game:
         return store.load_game(game_id)
     except store.GameNotFound:
         abort(404, "There is no game with that id. It may have been mistyped.")
+
+
+def budget() -> Budget:
+    """The engine work this request may still do: ``REQUEST_BUDGET`` pairs
+    shared by every engine call it makes, and no exact search."""
+    if "budget" not in g:
+        g.budget = Budget(current_app.config["REQUEST_BUDGET"], search=False)
+    return g.budget
+
+
+def move_number(value, typed: bool, required: bool = True) -> int | None:
+    """The move number a form (``typed`` False) or a JSON body posts, from 1;
+    None when it is missing and not ``required``; otherwise a 400 that says
+    what is wrong. Only ASCII digits count in a form."""
+    if value is None or (not typed and value == ""):
+        if required:
+            abort(400, "Say which move this is: \"move\" is the guess's number, from 1."
+                  if typed else "The form was incomplete: reload the page and try again.")
+        return None
+    if typed:
+        number = value if isinstance(value, int) and not isinstance(value, bool) else None
+    else:
+        text = str(value).strip()
+        number = int(text) if text.isascii() and text.isdigit() and len(text) <= 4 else None
+    if number is None or number < 1:
+        abort(400, "\"move\" must be a whole number from 1 (the guess's number)." if typed
+              else "The form was incomplete: reload the page and try again.")
+    return number
 
 
 def is_htmx() -> bool:

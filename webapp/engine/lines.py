@@ -14,14 +14,17 @@ first in ascending order.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+from cachetools import LRUCache
 
 from .codes import MAX_GUESSES, Code, Feedback, GameSize, MastermindError, secret_indices
 from .strategies import (
-    MAX_PAIRS, PRESETS, Criterion, Strategy, TooSlow, choose, colors_mask, get_strategy, guess_pool, largest,
+    MAX_PAIRS, PRESETS, Budget, Criterion, Strategy, TooSlow, budget_of, choose, colors_mask, get_strategy,
+    guess_pool, largest,
 )
 from .tables import feedback_table
 from .tree import Node, analyse
@@ -143,7 +146,7 @@ def too_slow(size: GameSize, strategy: Strategy, why: str) -> TooSlow:
         "a page may do while you wait. Choose a smaller size or another codebreaker.")
 
 
-def greedy_line(strategy: Strategy, size: GameSize, max_pairs: int = MAX_PAIRS,
+def greedy_line(strategy: Strategy, size: GameSize, max_pairs: Budget | int = MAX_PAIRS,
                 progress=None) -> Line:
     """The codebreaker's guesses, each answered by the reply that keeps the
     most codes; ``max_pairs`` bounds the scoring work of the whole line.
@@ -151,12 +154,10 @@ def greedy_line(strategy: Strategy, size: GameSize, max_pairs: int = MAX_PAIRS,
     table = feedback_table(size)
     cands = secret_indices(size).astype(np.int64)
     rng = np.random.default_rng(0)
-    played, rows, budget = 0, [], max_pairs
+    played, rows, budget = 0, [], budget_of(max_pairs)
     for depth in range(1, MAX_GUESSES + 1):
         cost = step_cost(strategy, size, cands, played)
-        if cost > budget:
-            raise too_slow(size, strategy, f"would score {cost:,} (guess, code) pairs at guess {depth}")
-        budget -= cost
+        budget.spend(cost, str(too_slow(size, strategy, f"would score {cost:,} (guess, code) pairs at guess {depth}")))
         if not strategy.quick(size, cands):
             raise too_slow(size, strategy, "would need an exact search")
         pool = guess_pool(size.pegs, size.colors, played)
@@ -236,35 +237,60 @@ def deepest_line(strategy: Strategy, size: GameSize, max_codes: int = TREE_CODES
         node, before = child, kept.shape[0]
 
 
-@lru_cache(maxsize=256)
+# Lines already worked out in this process (a line is a few kilobytes at most).
+_lines: LRUCache = LRUCache(maxsize=256)
+_lines_lock = threading.Lock()
+
+
 def adversary_line(strategy: Strategy, size: GameSize, adversary: str = GREEDY,
-                   max_pairs: int = MAX_PAIRS, max_codes: int = TREE_CODES) -> Line:
-    """The line of ``strategy`` against ``adversary``, remembered per process."""
-    if check_adversary(adversary) == GREEDY:
-        return greedy_line(strategy, size, max_pairs)
-    return deepest_line(strategy, size, max_codes)
+                   max_pairs: Budget | int = MAX_PAIRS, max_codes: int = TREE_CODES) -> Line:
+    """The line of ``strategy`` against ``adversary``, remembered per process
+    (a remembered line costs nothing against ``max_pairs``)."""
+    key = (strategy, size, check_adversary(adversary))
+    with _lines_lock:
+        line = _lines.get(key)
+    if line is None:
+        if adversary == GREEDY:
+            line = greedy_line(strategy, size, max_pairs)
+        else:
+            line = deepest_line(strategy, size, max_codes)
+        with _lines_lock:
+            _lines[key] = line
+    return line
 
 
 @dataclass(frozen=True)
 class Lengths:
-    """How many guesses a codebreaker needs against each adversary."""
+    """How many guesses a codebreaker needs against each adversary (None
+    where it cannot play this size, with ``failure`` saying why)."""
 
     strategy: Strategy
-    greedy: int
-    deepest: int
+    greedy: int | None
+    deepest: int | None
+    failure: MastermindError | None = None
 
 
-def line_lengths(size: GameSize, max_pairs: int = MAX_PAIRS) -> list[Lengths]:
+def line_lengths(size: GameSize, max_pairs: Budget | int = MAX_PAIRS) -> list[Lengths]:
     """Every offered codebreaker's line length against both adversaries, for
-    sizes up to :data:`SUMMARY_CODES` codes (an empty list beyond)."""
+    sizes up to :data:`SUMMARY_CODES` codes (an empty list beyond). A
+    codebreaker that cannot play the size (optimal play within 5 guesses
+    where no strategy finds every secret in 5) gets no lengths and the
+    reason; work beyond ``max_pairs`` raises :class:`TooSlow`."""
     if size.n_codes > SUMMARY_CODES:
         return []
-    return [Lengths(s, len(adversary_line(s, size, GREEDY, max_pairs).rows),
-                    len(adversary_line(s, size, DEEPEST, max_pairs).rows))
-            for s in codebreakers(size)]
+    out = []
+    for s in codebreakers(size):
+        try:
+            out.append(Lengths(s, len(adversary_line(s, size, GREEDY, max_pairs).rows),
+                               len(adversary_line(s, size, DEEPEST, max_pairs).rows)))
+        except TooSlow:
+            raise
+        except MastermindError as exc:
+            out.append(Lengths(s, None, None, exc))
+    return out
 
 
-def play_against(strategy: Strategy, size: GameSize, secret: Code, max_pairs: int = MAX_PAIRS,
+def play_against(strategy: Strategy, size: GameSize, secret: Code, max_pairs: Budget | int = MAX_PAIRS,
                  limit: int = MAX_GUESSES) -> list[tuple[Code, Feedback]]:
     """The game ``strategy`` plays against a known ``secret``: its guesses and
     the replies, up to the one that finds it."""

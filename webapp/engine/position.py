@@ -14,8 +14,8 @@ import numpy as np
 
 from .codes import Code, Feedback, GameSize
 from .strategies import (
-    MAX_PAIRS, Strategy, Suggestion, TooSlow, best_guess, best_rows, criteria_columns,
-    guess_pool, played_mask,
+    MAX_PAIRS, Budget, Strategy, Suggestion, TooSlow, best_guess, best_rows, budget_of,
+    criteria_columns, guess_pool, played_mask,
 )
 from .tables import candidates, feedback_table
 
@@ -154,7 +154,7 @@ def why_sentence(strategy: Strategy, suggestion: Suggestion, ties: int, tied_can
 
 
 def describe(strategy: Strategy, size: GameSize, history=(), *, rng=None,
-             max_pairs: int = MAX_PAIRS, top: int = TOP) -> Position:
+             max_pairs: Budget | int = MAX_PAIRS, top: int = TOP) -> Position:
     """The position after ``history``: its candidates, the guess ``strategy``
     makes, the partition and the ``top`` best guesses by its score, and why.
 
@@ -164,6 +164,7 @@ def describe(strategy: Strategy, size: GameSize, history=(), *, rng=None,
     ('1122', 1296, {'largest class': 256})
     """
     history = tuple(history)
+    budget = budget_of(max_pairs)
     cands = candidates(size, history).astype(np.int64)
     if history and history[-1][1].black == size.pegs:
         return Position(size, strategy, history, cands, None,
@@ -174,7 +175,7 @@ def describe(strategy: Strategy, size: GameSize, history=(), *, rng=None,
             f"{strategy.name} would have to search for its guess here, which can take many "
             "seconds: choose another strategy, or a position on its shipped tree.")
     table = feedback_table(size)
-    suggestion = best_guess(strategy, size, history, rng=rng, table=table, max_pairs=max_pairs)
+    suggestion = best_guess(strategy, size, history, rng=rng, table=table, max_pairs=budget)
     n = int(cands.shape[0])
     if top == 0:  # only the choice is wanted (the tree view)
         return Position(size, strategy, history, cands, suggestion, "")
@@ -193,8 +194,7 @@ def describe(strategy: Strategy, size: GameSize, history=(), *, rng=None,
         words = ("one code per pattern" if played == 0
                  else "one of each set of guesses that differ only in colours not yet played")
         pool = np.union1d(pool, [chosen]).astype(np.int64)
-    if pool.shape[0] * n > max_pairs:
-        raise TooSlow("Too many guesses to rank here: make another guess first.")
+    budget.spend(pool.shape[0] * n, "Too many guesses to rank here: make another guess first.")
     counts = table.class_counts(pool, cands)
     is_candidate = np.isin(pool, cands, assume_unique=True)
     alive = best_rows(strategy, counts, n)

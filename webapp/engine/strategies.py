@@ -8,11 +8,13 @@ whole-game tree builder use one mechanism for all of them.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable
 
 import numpy as np
+from cachetools import LRUCache, cached
 
 from .codes import Code, Feedback, GameSize, MastermindError, code_digits
 from .tables import FeedbackTable, candidates as candidates_after, compiled, feedback_table
@@ -28,6 +30,50 @@ class StrategyError(MastermindError):
 
 class TooSlow(StrategyError):
     """Work that would take too long to do while someone waits for a page."""
+
+
+class Budget:
+    """How much work a caller can wait for, shared by every engine call it
+    makes: ``pairs`` (guess, code) pairs scored in all, and whether an exact
+    search (optimal play off its shipped tree) may run. A web request holds
+    one small budget for all its engine calls; background jobs and the
+    command line use an unbounded one.
+
+    >>> b = Budget(100, search=False)
+    >>> b.spend(60, "a step"); b.left
+    40
+    >>> b.spend(60, "another step")
+    Traceback (most recent call last):
+    ...
+    webapp.engine.strategies.TooSlow: another step
+    """
+
+    def __init__(self, pairs: float = float("inf"), search: bool = True):
+        self.pairs, self.search, self.spent = pairs, search, 0
+
+    @property
+    def left(self) -> float:
+        return self.pairs - self.spent
+
+    def spend(self, pairs: int, why: str) -> None:
+        """Count ``pairs`` against the budget, or raise :class:`TooSlow` with
+        ``why`` (and count nothing) when they do not fit."""
+        if pairs > self.left:
+            raise TooSlow(why)
+        self.spent += int(pairs)
+
+    def allow_search(self, why: str) -> None:
+        """Raise :class:`TooSlow` with ``why`` unless an exact search may run."""
+        if not self.search:
+            raise TooSlow(why)
+
+
+def budget_of(limit: "Budget | int | None") -> Budget:
+    """``limit`` as a :class:`Budget`: a number of pairs (for one call
+    alone) becomes a fresh budget; None is unbounded."""
+    if isinstance(limit, Budget):
+        return limit
+    return Budget() if limit is None else Budget(limit)
 
 
 @dataclass(frozen=True)
@@ -231,7 +277,12 @@ def colors_mask(size: GameSize, index: int) -> int:
     return mask
 
 
-@lru_cache(maxsize=256)  # a 6×9 pool is 4 MiB: at most 1 GiB even then, far less in practice
+# Guess pools kept per process, in bytes (a 6×9 pool after one guess is
+# about 4 MiB; the classic game's are a few kilobytes).
+POOL_CACHE_BYTES = 32 * 2**20
+
+
+@cached(LRUCache(maxsize=POOL_CACHE_BYTES, getsizeof=lambda pool: pool.nbytes + 64), lock=threading.Lock())
 def guess_pool(pegs: int, colors: int, played: int) -> np.ndarray:
     """Indices of the guesses worth scoring when the colours in bit mask
     ``played`` have been used so far.
@@ -242,6 +293,10 @@ def guess_pool(pegs: int, colors: int, played: int) -> np.ndarray:
     increasing order. Before any guess, positions are interchangeable too and
     one code per pattern remains (``1111, 1112, 1122, 1123, 1234``).
     """
+    if played == 0:
+        pool = np.array(sorted(pattern_codes(pegs, colors)), dtype=np.int64)
+        pool.flags.writeable = False
+        return pool
     digits = code_digits(pegs, colors)
     n = digits.shape[0]
     unplayed = [c for c in range(colors) if not played >> c & 1]
@@ -257,15 +312,29 @@ def guess_pool(pegs: int, colors: int, played: int) -> np.ndarray:
         keep &= ~is_new | (color == expected[fresh])
         fresh += is_new
         seen |= bit
-    if played == 0:
-        # One code per pattern: non-decreasing pegs with non-increasing
-        # multiplicities (colours already appear in first-use order).
-        keep &= np.all(np.diff(digits.astype(np.int16), axis=1) >= 0, axis=1)
-        counts = np.stack([(digits == c).sum(axis=1) for c in range(colors)], axis=1)
-        keep &= np.all(np.diff(counts, axis=1) <= 0, axis=1)
     pool = np.flatnonzero(keep).astype(np.int64)
     pool.flags.writeable = False
     return pool
+
+
+def pattern_codes(pegs: int, colors: int, largest: int | None = None, first: int = 0):
+    """The index of one code per pattern: colour ``first`` repeated as often
+    as the pattern's largest part, the next colour for the next part, and so
+    on (parts non-increasing, at most ``colors`` of them): the integer
+    partitions of ``pegs``.
+
+    >>> sorted(pattern_codes(4, 6))  # 1111, 1112, 1122, 1123, 1234
+    [0, 1, 7, 8, 51]
+    """
+    if pegs == 0:
+        yield 0
+        return
+    if first >= colors:
+        return
+    for part in range(min(pegs, largest or pegs), 0, -1):
+        for rest in pattern_codes(pegs - part, colors, part, first + 1):
+            # ``part`` pegs of colour ``first``, then the rest's pegs.
+            yield first * sum(colors ** i for i in range(pegs - part, pegs)) + rest
 
 
 def full_pool(size: GameSize) -> np.ndarray:
@@ -325,12 +394,18 @@ def _select(strategy: Strategy, counts: np.ndarray, n: int, is_candidate: np.nda
 
 
 def choose(strategy: Strategy, table: FeedbackTable, cands: np.ndarray, pool: np.ndarray,
-           rng: np.random.Generator | None = None, max_pairs: int = MAX_PAIRS, *,
+           rng: np.random.Generator | None = None, max_pairs: Budget | int = MAX_PAIRS, *,
            size: GameSize | None = None, played: int = 0, depth: int = 1) -> int:
     """Index of the next guess for candidate indices ``cands`` (ascending),
-    at guess number ``depth`` after the colours in ``played`` were used."""
+    at guess number ``depth`` after the colours in ``played`` were used.
+    ``max_pairs`` bounds the scoring: a number of pairs, or a :class:`Budget`
+    shared with other calls."""
     n = cands.shape[0]
+    budget = budget_of(max_pairs)
     if strategy.chooser is not None:
+        if strategy.available(size) and not strategy.quick(size, cands):
+            budget.allow_search(f"{strategy.name} would have to search for its guess here, which "
+                                "can take many seconds: too much to do now.")
         return strategy.chooser(size, cands, played, depth)
     if n <= strategy.first_candidate_at or (strategy.candidates_only and not strategy.criteria):
         if strategy.random and n > 1:
@@ -349,11 +424,9 @@ def choose(strategy: Strategy, table: FeedbackTable, cands: np.ndarray, pool: np
         first = table.first_perfect_split(pool, cands)
         if first >= 0:
             return int(pool[first])
-    if pool.shape[0] * n > max_pairs:
-        raise TooSlow(
-            f"{n:,} codes are still possible and {pool.shape[0]:,} guesses would have to be "
-            "scored against them: too much to do now. Make another guess first."
-        )
+    budget.spend(pool.shape[0] * n,
+                 f"{n:,} codes are still possible and {pool.shape[0]:,} guesses would have to be "
+                 "scored against them: too much to do now. Make another guess first.")
     kernels = compiled(pool.shape[0] * n)
     if kernels is not None and not strategy.candidates_only:
         # Guesses that differ only in colours no candidate has score alike:
@@ -389,7 +462,7 @@ def played_mask(size: GameSize, history) -> int:
 
 
 def best_guess(strategy: Strategy | str, size: GameSize, history=(), rng=None,
-               table: FeedbackTable | None = None, max_pairs: int = MAX_PAIRS) -> Suggestion:
+               table: FeedbackTable | None = None, max_pairs: Budget | int = MAX_PAIRS) -> Suggestion:
     """The guess ``strategy`` makes after ``history`` (``(Code, Feedback)``
     pairs), with its score and the partition of the candidates it makes."""
     if isinstance(strategy, str):

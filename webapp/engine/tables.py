@@ -17,6 +17,7 @@ import threading
 from functools import lru_cache
 
 import numpy as np
+from cachetools import LRUCache
 
 from .codes import Code, Feedback, FeedbackError, GameSize, code_digits, color_counts, secret_indices
 
@@ -118,6 +119,11 @@ class FeedbackTable:
         self.matrix = matrix
         # Different replies a guess can get (``(pegs - 1, 1)`` never happens).
         self.replies = (pegs + 1) * (pegs + 2) // 2 - 1
+
+    @property
+    def nbytes(self) -> int:
+        """What this table keeps beyond the shared digit arrays: its matrix."""
+        return 1024 + (self.matrix.nbytes if self.matrix is not None else 0)
 
     def _columns(self, codes: np.ndarray):
         return (
@@ -222,7 +228,10 @@ def feedback_matrix(pegs: int, colors: int, progress=None) -> np.ndarray:
     return matrix
 
 
-_tables: dict[tuple[int, int], FeedbackTable] = {}
+# Tables kept per process, in bytes of their matrices: a few sizes' matrices
+# (4×9's is 41 MiB, 5×6's 58 MiB), the least recently used let go first.
+TABLE_CACHE_BYTES = 128 * 2**20
+_tables: LRUCache = LRUCache(maxsize=TABLE_CACHE_BYTES, getsizeof=lambda table: table.nbytes)
 _tables_lock = threading.Lock()
 
 
@@ -238,7 +247,8 @@ def feedback_table(size: GameSize, max_matrix_bytes: int = DEFAULT_MATRIX_BYTES,
             return table
         matrix = feedback_matrix(size.pegs, size.colors, progress) if wants_matrix else None
         table = FeedbackTable(size.pegs, size.colors, matrix)
-        _tables[key] = table
+        if table.nbytes <= _tables.maxsize:  # a larger one (asked for by a caller) is not kept
+            _tables[key] = table
         return table
 
 
