@@ -19,19 +19,36 @@ def children(pid: int) -> list[int]:
         return [int(p) for p in fh.read().split()]
 
 
+def stored_guesses(database: str, at_least: int) -> int:
+    """Wait until the database holds ``at_least`` guesses; how many it holds."""
+    import sqlite3
+
+    deadline = time.time() + 60  # bounds a broken test only
+    while time.time() < deadline:
+        try:
+            with sqlite3.connect(database, timeout=5) as db:
+                count = db.execute("SELECT COUNT(*) FROM guesses").fetchone()[0]
+        except sqlite3.OperationalError:  # not created yet
+            count = 0
+        if count >= at_least:
+            return at_least
+        time.sleep(0.05)
+    raise AssertionError(f"the load stored fewer than {at_least} guesses in a minute")
+
+
 def test_worker_killed_mid_load(tmp_path):
     database = str(tmp_path / "games.sqlite3")
     with gunicorn(database, workers=2) as (port, master):
         result = {}
         runner = threading.Thread(target=lambda: result.update(load(port, players=8, seconds=6)))
         runner.start()
-        time.sleep(2)
+        stored = stored_guesses(database, at_least=40)  # the load is under way: a state, not a moment
         victim = children(master.pid)[0]
         os.kill(victim, signal.SIGKILL)
         runner.join()
         assert victim not in children(master.pid)  # replaced by a new worker
     check = verify(database, result["acks"])
-    assert check["acknowledged"] > 100
+    assert check["acknowledged"] >= stored
     assert (check["missing"], check["duplicated"], check["wrong"]) == (0, 0, 0)
 
 

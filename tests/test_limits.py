@@ -59,3 +59,36 @@ def test_behind_a_proxy_the_client_address_counts(tmp_path, proxies):
              for i in range(4)]
     assert codes == ([201, 201, 201, 201] if proxies else [201, 201, 429, 429])
     app.extensions["jobs"].stop()
+
+
+def test_four_gunicorn_workers_count_together(tmp_path):
+    """Under gunicorn with 4 workers, one address gets the limit once, not
+    once per worker: 40 creations at once, a limit of 10, exactly 10 made,
+    and X-RateLimit-Remaining is the same count whichever worker answers."""
+    import concurrent.futures
+    import http.client
+    import json
+
+    from benchmarks.load import gunicorn
+
+    database = str(tmp_path / "games.sqlite3")
+    with gunicorn(database, workers=4, threads=4, config={"CREATE_RATE_LIMIT": "10 per minute"}) as (port, _):
+        def create(_):
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            try:
+                conn.request("POST", "/api/games", body=json.dumps({}), headers={"Content-Type": "application/json"})
+                resp = conn.getresponse()
+                resp.read()
+                return resp.status, resp.getheader("X-RateLimit-Remaining")
+            finally:
+                conn.close()
+
+        with concurrent.futures.ThreadPoolExecutor(16) as pool:
+            answers = list(pool.map(create, range(40)))
+        # Afterwards, one at a time (each on a new connection, so on any worker):
+        # every worker reports the same count.
+        after = [create(i) for i in range(8)]
+    statuses = [status for status, _ in answers]
+    assert statuses.count(201) == 10 and statuses.count(429) == 30
+    assert all(0 <= int(left) <= 9 for status, left in answers if status == 201)
+    assert after == [(429, "0")] * 8

@@ -136,10 +136,11 @@ def get(kind: str, params: dict) -> Job:
         result = KINDS[kind].compute(params, lambda fraction: None)
         store.finish_job(key, kind, json.dumps(params), json.dumps(result), time.time())
         return _job(store.load_job(key))
-    if store.count_active_jobs(stale_before) >= config("JOBS_MAX"):
-        raise Busy(config("JOBS_RETRY_AFTER"))
-    if store.insert_job(key, kind, json.dumps(params, sort_keys=True), now):
-        _enqueue(key)
+    try:
+        if store.admit_job(key, kind, json.dumps(params, sort_keys=True), now, stale_before, config("JOBS_MAX")):
+            _enqueue(key)
+    except store.JobsFull:
+        raise Busy(config("JOBS_RETRY_AFTER")) from None
     return _job(store.load_job(key))
 
 

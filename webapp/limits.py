@@ -1,27 +1,67 @@
 """Rate limits on the routes that create something (games, challenges,
 codemaker games), per client address, with Flask-Limiter. A player never
 meets them; a script creating hundreds of games a second does, and gets 429
-with ``Retry-After``. The counters live in memory by default, or where
-``RATELIMIT_STORAGE_URI`` says: ``REDIS_URL``'s Redis when it is set, so that
-several servers count together.
-Behind a proxy, let it set ``X-Forwarded-For`` and trust it with werkzeug's
-``ProxyFix``, so the client's own address is counted."""
+with ``Retry-After``.
+
+The counters must be the same for every worker process and every server, or
+each worker would allow the whole limit again. They live in the app's own
+database by default (``mastermind://``: one upsert per hit through the store,
+so SQLite counts across the workers of a machine and PostgreSQL across
+servers), in ``REDIS_URL``'s Redis when it is set, or wherever
+``RATELIMIT_STORAGE_URI`` says. Behind a proxy, let it set
+``X-Forwarded-For`` and trust it with werkzeug's ``ProxyFix`` (``PROXIES``),
+so the client's own address is counted."""
 
 from __future__ import annotations
+
+import time
 
 from flask import current_app
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+from limits.storage import Storage
+
+from . import store
 
 limiter = Limiter(key_func=get_remote_address)
 
 DEFAULTS = {
     "RATELIMIT_ENABLED": True,
-    "RATELIMIT_STORAGE_URI": "memory://",
+    "RATELIMIT_STORAGE_URI": "mastermind://",
     "RATELIMIT_HEADERS_ENABLED": True,
     # New games, challenges and codemaker games per client address.
     "CREATE_RATE_LIMIT": "30 per minute;300 per hour",
 }
+
+
+class StoreCounters(Storage):
+    """Fixed-window counters in the app's database (the store's
+    ``rate_limits`` table), for ``mastermind://``. Used inside requests only:
+    each call goes through the request's database connection."""
+
+    STORAGE_SCHEME = ["mastermind"]
+
+    @property
+    def base_exceptions(self):
+        return current_app.extensions["store"].unavailable
+
+    def incr(self, key: str, expiry: int, amount: int = 1) -> int:
+        return store.hit_counter(key, expiry, amount, time.time())
+
+    def get(self, key: str) -> int:
+        return store.read_counter(key, time.time())[0]
+
+    def get_expiry(self, key: str) -> float:
+        return store.read_counter(key, time.time())[1]
+
+    def check(self) -> bool:
+        return True
+
+    def reset(self) -> int | None:
+        return store.clear_counters()
+
+    def clear(self, key: str) -> None:
+        store.clear_counters(key)
 
 
 def creation_limit() -> str:

@@ -109,6 +109,19 @@ CREATE TABLE IF NOT EXISTS jobs (
     finished_at REAL
 );
 """),
+    (3, """CREATE TABLE IF NOT EXISTS job_gate (
+    id INTEGER PRIMARY KEY
+);
+INSERT INTO job_gate (id) VALUES (1);
+CREATE TABLE IF NOT EXISTS rate_limits (
+    key     TEXT PRIMARY KEY,
+    hits    INTEGER NOT NULL,
+    expires REAL NOT NULL
+);
+ALTER TABLE challenge_games ADD COLUMN player TEXT NOT NULL DEFAULT '';
+ALTER TABLE challenge_games ADD COLUMN counted INTEGER NOT NULL DEFAULT 1;
+CREATE INDEX IF NOT EXISTS challenge_games_by_player ON challenge_games (challenge_id, player);
+"""),
 )
 
 PLAYING, WON, LOST = "playing", "won", "lost"
@@ -539,23 +552,28 @@ def load_job(key: str) -> dict | None:
     return dict(row) if row else None
 
 
-def insert_job(key: str, kind: str, params: str, now: float) -> bool:
-    """Add a queued job; False when one with that key exists already."""
-    cur = get_db().execute(
-        "INSERT INTO jobs (key, kind, params, status, created_at, heartbeat) VALUES (?, ?, ?, ?, ?, ?)"
-        " ON CONFLICT (key) DO NOTHING",
-        (key, kind, params, QUEUED, now, now),
-    )
-    return cur.rowcount == 1
+class JobsFull(Exception):
+    """As many jobs as allowed are queued or running already."""
 
 
-def count_active_jobs(fresh_after: float) -> int:
-    """Jobs queued or running whose heartbeat is newer than ``fresh_after``."""
-    row = get_db().execute(
-        "SELECT COUNT(*) FROM jobs WHERE status IN (?, ?) AND heartbeat >= ?",
-        (QUEUED, RUNNING, fresh_after),
-    ).fetchone()
-    return int(row[0])
+def admit_job(key: str, kind: str, params: str, now: float, fresh_after: float, most: int) -> bool:
+    """Add a queued job unless ``most`` jobs (queued or running, heartbeat
+    newer than ``fresh_after``) are active already (:class:`JobsFull`).
+    False when a job with that key exists. The count and the insert happen
+    under one lock (the gate row), so concurrent requests, on one server or
+    several, never admit more than ``most``."""
+    with transaction() as db:
+        db.execute("SELECT id FROM job_gate WHERE id = 1" + backend().for_update)
+        if db.execute("SELECT 1 FROM jobs WHERE key = ?", (key,)).fetchone() is not None:
+            return False
+        active = db.execute("SELECT COUNT(*) FROM jobs WHERE status IN (?, ?) AND heartbeat >= ?",
+                            (QUEUED, RUNNING, fresh_after)).fetchone()[0]
+        if int(active) >= most:
+            raise JobsFull()
+        db.execute("INSERT INTO jobs (key, kind, params, status, created_at, heartbeat) VALUES (?, ?, ?, ?, ?, ?)",
+                   (key, kind, params, QUEUED, now, now))
+    return True
+
 
 
 def requeue_stale_job(key: str, stale_before: float, now: float) -> bool:
@@ -786,6 +804,37 @@ def watched_game(token: str) -> Game:
     return load_game(row[0])
 
 
+# --- rate-limit counters: one fixed window per key, shared by every worker and server -------
+
+
+def hit_counter(key: str, seconds: float, amount: int, now: float) -> int:
+    """Add ``amount`` to the counter ``key`` and return its new value; a
+    counter whose window has ended starts a new one of ``seconds``. One
+    statement, so concurrent hits from any process all count."""
+    row = get_db().execute(
+        "INSERT INTO rate_limits (key, hits, expires) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET"
+        " hits = CASE WHEN rate_limits.expires <= ? THEN excluded.hits ELSE rate_limits.hits + excluded.hits END,"
+        " expires = CASE WHEN rate_limits.expires <= ? THEN excluded.expires ELSE rate_limits.expires END"
+        " RETURNING hits",
+        (key, amount, now + seconds, now, now),
+    ).fetchone()
+    return int(row[0])
+
+
+def read_counter(key: str, now: float) -> tuple[int, float]:
+    """The counter ``key`` and when its window ends (0 and ``now`` when none runs)."""
+    row = get_db().execute("SELECT hits, expires FROM rate_limits WHERE key = ? AND expires > ?",
+                           (key, now)).fetchone()
+    return (int(row[0]), float(row[1])) if row else (0, now)
+
+
+def clear_counters(key: str | None = None) -> int:
+    """Forget the counter ``key``, or every counter."""
+    if key is None:
+        return get_db().execute("DELETE FROM rate_limits").rowcount
+    return get_db().execute("DELETE FROM rate_limits WHERE key = ?", (key,)).rowcount
+
+
 # --- retention: games nobody plays any more -----------------------------------------------------
 
 
@@ -801,4 +850,5 @@ def expire_abandoned(cutoff: float) -> int:
         for table in ("guesses", "hints", "watch_links", "challenge_games"):
             db.executemany(f"DELETE FROM {table} WHERE game_id = ?", [(i,) for i in ids])
         db.executemany("DELETE FROM games WHERE id = ?", [(i,) for i in ids])
+        db.execute("DELETE FROM rate_limits WHERE expires < ?", (time.time(),))
     return len(ids)
