@@ -157,3 +157,56 @@ def test_thirty_players_at_once(app, challenge):
     depth = int(analyse("knuth", SIZE).depths[Code.parse("5241", SIZE).index(SIZE)])
     assert len(players) == 30
     assert all(p.status == "won" and len(p.guesses) == depth for p in players)
+
+
+def test_one_counted_game_per_player(client, challenge):
+    """Losing a throwaway game, reading the secret and joining again to "win
+    in 1" does not work: the same player token gets its game in progress
+    back, and after it ended a practice game the results never count."""
+    join = f"/api/challenges/{challenge['id']}/games"
+    first = client.post(join, json={"name": "Eve"})
+    assert first.status_code == 201
+    eve = first.get_json()
+    assert eve["counted"] is True and len(eve["player"]) >= 16
+    again = client.post(join, json={"name": "Eve", "player": eve["player"]})
+    assert again.status_code == 200 and again.get_json()["id"] == eve["id"]  # the same game, still on
+    lost = play(client, eve["id"], ["1111"] * 10)
+    assert lost["status"] == "lost" and lost["secret"] == "5241"
+    retry = client.post(join, json={"name": "Eve", "player": eve["player"]})
+    assert retry.status_code == 201 and retry.get_json()["counted"] is False
+    assert play(client, retry.get_json()["id"], ["5241"])["status"] == "won"
+    players = client.get(challenge["results_url"]).get_json()["players"]
+    assert [(p["name"], p["status"], p["guesses"]) for p in players] == [("Eve", "lost", 10)]
+    page = text(client.get(challenge["results_page"]))
+    assert "1 player: 1 finished" in page and "practice" in page
+
+
+def test_the_browser_cookie_ties_page_games(client, challenge):
+    page = f"/c/{challenge['id']}/games"
+    first = client.post(page, data={"name": "Flo"})
+    assert first.status_code == 303
+    cookie = first.headers["Set-Cookie"]
+    assert "player=" in cookie and "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    again = client.post(page, data={"name": "Flo"})
+    assert again.headers["Location"] == first.headers["Location"]  # the game in progress
+    fresh = client.application.test_client()  # another browser: its own game
+    assert fresh.post(page, data={"name": "Gus"}).headers["Location"] != first.headers["Location"]
+
+
+@pytest.mark.parametrize("name,status,kept", [
+    (["Ann"], 400, None), ({"n": 1}, 400, None), (7, 400, None), (True, 400, None),
+    ("An\u202en", 201, "Ann"), ("A\x00n\x1bn", 201, "Ann"), ("  Ann \u2066 ", 201, "Ann")])
+def test_names_are_plain_text(client, challenge, name, status, kept):
+    resp = client.post(f"/api/challenges/{challenge['id']}/games", json={"name": name})
+    assert resp.status_code == status
+    if kept is not None:
+        players = client.get(challenge["results_url"]).get_json()["players"]
+        assert players[-1]["name"] == kept
+    else:
+        assert "name" in resp.get_json()["error"].lower()
+
+
+@pytest.mark.parametrize("player", [5, "short", "x" * 65, "bad token!", ["a" * 20]])
+def test_player_must_be_a_token(client, challenge, player):
+    resp = client.post(f"/api/challenges/{challenge['id']}/games", json={"player": player})
+    assert resp.status_code == 400 and "player" in resp.get_json()["error"]

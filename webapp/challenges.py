@@ -5,6 +5,7 @@ their own against that secret, which no page shows before their game ends."""
 from __future__ import annotations
 
 import threading
+import unicodedata
 from collections import Counter
 
 from cachetools import LRUCache
@@ -18,7 +19,7 @@ from .engine.lines import play_against
 from .errors import error_response
 from .settings import PRESETS, SettingsError, parse_settings
 from .share import replay_url
-from .web import budget, is_htmx, render
+from .web import budget, cookie_player, is_htmx, player_token, remember_player, render
 
 bp = Blueprint("challenges", __name__)
 api = Blueprint("challenges_api", __name__, url_prefix="/api/challenges")
@@ -42,8 +43,20 @@ def read_secret(text, size) -> Code | None:
     return secret
 
 
+# Characters a name may not carry: control characters and the invisible
+# marks that reverse or isolate the direction of the text after them.
+BIDI_CONTROLS = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
 def player_name(raw) -> str:
-    name = " ".join(str(raw or "").split())
+    """A player's name: plain text, with control and direction-changing
+    characters removed and spaces folded; at most ``MAX_NAME`` characters."""
+    if raw is None:
+        return ""
+    if not isinstance(raw, str):
+        raise SettingsError('A name is text, such as "Ann".')
+    kept = "".join(c for c in raw if c not in BIDI_CONTROLS and unicodedata.category(c) != "Cc")
+    name = " ".join(kept.split())
     if len(name) > MAX_NAME:
         raise SettingsError(f"A name has at most {MAX_NAME} characters.")
     return name
@@ -138,8 +151,9 @@ def join(challenge_id):
     except MastermindError as exc:
         return render_template("challenge.html", challenge=c, error=str(exc),
                                players=len(store.challenge_players(c))), 400
-    game = store.join_challenge(c, name)
-    return redirect(url_for("play.board", game_id=game.id), 303)
+    player, _ = cookie_player()
+    joined = store.join_challenge(c, name, player)
+    return remember_player(redirect(url_for("play.board", game_id=joined.game.id), 303), player)
 
 
 @bp.get("/challenges/<challenge_id>/results/<key>")
@@ -179,7 +193,9 @@ def join_json(challenge_id):
         name = player_name(body.get("name"))
     except MastermindError as exc:
         return error_response(400, str(exc))
-    return game_json(store.join_challenge(c, name)), 201
+    player, _ = player_token(body.get("player"))
+    joined = store.join_challenge(c, name, player)
+    return {**game_json(joined.game), "player": player, "counted": joined.counted}, 201 if joined.created else 200
 
 
 @api.get("/<challenge_id>/results/<key>")

@@ -671,13 +671,37 @@ def load_challenge(challenge_id: str, results_key: str | None = None) -> Challen
     return Challenge(row["id"], size, row["max_guesses"], Code.parse(row["secret"], size), row["results_key"])
 
 
-def join_challenge(challenge: Challenge, name: str) -> Game:
-    """A new game against the challenge's secret, for a player called ``name``."""
+@dataclass
+class Joined:
+    """What joining a challenge gave a player: a game, whether the results
+    count it (only a player's first game does), and whether it is new."""
+
+    game: Game
+    counted: bool
+    created: bool
+
+
+def join_challenge(challenge: Challenge, name: str, player: str) -> Joined:
+    """The game of ``player`` (an anonymous token) against the challenge's
+    secret: the one in progress if there is one; otherwise a new game, counted
+    if it is the player's first, a practice game if not. The challenge's row
+    is locked meanwhile, so two joins at once make one counted game."""
     with transaction() as db:
-        game_id = insert_game(db, challenge.size, challenge.max_guesses, challenge.secret)
-        db.execute("INSERT INTO challenge_games (game_id, challenge_id, name, joined_at) VALUES (?, ?, ?, ?)",
-                   (game_id, challenge.id, name, time.time()))
-    return load_game(game_id)
+        db.execute("SELECT id FROM challenges WHERE id = ?" + backend().for_update, (challenge.id,))
+        earlier = db.execute(
+            "SELECT cg.game_id, g.status FROM challenge_games cg JOIN games g ON g.id = cg.game_id"
+            " WHERE cg.challenge_id = ? AND cg.player = ? ORDER BY cg.joined_at, cg.game_id",
+            (challenge.id, player)).fetchall()
+        playing = [row["game_id"] for row in earlier if row["status"] == PLAYING]
+        if playing:
+            game_id, counted, created = playing[-1], earlier[0]["game_id"] == playing[-1], False
+        else:
+            game_id, counted, created = insert_game(db, challenge.size, challenge.max_guesses,
+                                                    challenge.secret), not earlier, True
+            db.execute("INSERT INTO challenge_games (game_id, challenge_id, name, joined_at, player, counted)"
+                       " VALUES (?, ?, ?, ?, ?, ?)",
+                       (game_id, challenge.id, name, time.time(), player, int(counted)))
+    return Joined(load_game(game_id), counted, created)
 
 
 def challenge_of(game_id: str) -> str | None:
@@ -688,13 +712,14 @@ def challenge_of(game_id: str) -> str | None:
 
 
 def challenge_players(challenge: Challenge) -> list[Player]:
-    """Everyone who opened the challenge, first come first, with their guesses (one query)."""
+    """Everyone who opened the challenge, first come first, with the guesses
+    of their first game (practice games after it do not count; one query)."""
     players: dict[str, Player] = {}
     for row in get_db().execute(
         "SELECT cg.game_id, cg.name, g.status, gu.guess FROM challenge_games cg"
         " JOIN games g ON g.id = cg.game_id"
         " LEFT JOIN guesses gu ON gu.game_id = cg.game_id"
-        " WHERE cg.challenge_id = ? ORDER BY cg.joined_at, cg.game_id, gu.move",
+        " WHERE cg.challenge_id = ? AND cg.counted = 1 ORDER BY cg.joined_at, cg.game_id, gu.move",
         (challenge.id,),
     ):
         player = players.setdefault(row["game_id"], Player(row["game_id"], row["name"], row["status"]))

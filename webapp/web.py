@@ -3,6 +3,8 @@ htmx with a fragment and everyone else with the whole page."""
 
 from __future__ import annotations
 
+import re
+import secrets
 from dataclasses import dataclass
 
 from flask import abort, current_app, g, render_template, request
@@ -73,6 +75,36 @@ def move_number(value, typed: bool, required: bool = True) -> int | None:
         abort(400, "\"move\" must be a whole number from 1 (the guess's number)." if typed
               else "The form was incomplete: reload the page and try again.")
     return number
+
+
+# An anonymous player: a random token, no account and nothing personal. Pages
+# keep it in a cookie; API clients send back the one they were given.
+PLAYER_COOKIE = "player"
+PLAYER_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+PLAYER_COOKIE_DAYS = 365
+
+
+def player_token(raw=None) -> tuple[str, bool]:
+    """The player token ``raw`` when it is one, else a new one; and whether
+    it is new. A value that is not a token at all is a 400."""
+    if raw is None or raw == "":
+        return secrets.token_urlsafe(16), True
+    if not isinstance(raw, str) or not PLAYER_TOKEN.fullmatch(raw):
+        abort(400, "\"player\" must be the token an earlier answer gave you, or left out.")
+    return raw, False
+
+
+def cookie_player() -> tuple[str, bool]:
+    """This browser's player token (from its cookie), or a new one."""
+    raw = request.cookies.get(PLAYER_COOKIE, "")
+    return player_token(raw if PLAYER_TOKEN.fullmatch(raw) else None)
+
+
+def remember_player(response, token: str):
+    """Keep the player token in an HttpOnly, SameSite=Lax cookie for a year."""
+    response.set_cookie(PLAYER_COOKIE, token, max_age=PLAYER_COOKIE_DAYS * 86400, httponly=True,
+                        samesite="Lax", secure=request.is_secure)
+    return response
 
 
 def is_htmx() -> bool:
