@@ -69,7 +69,7 @@ def test_odd_move_numbers_are_refused_plainly(client, app, move):
     with app.app_context():
         game = store.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
     resp = client.post(f"/games/{game.id}/guesses", data={"guess": "1122", "move": move})
-    assert resp.status_code == 409 and "form was incomplete" in resp.get_data(as_text=True)
+    assert resp.status_code == 400 and "form was incomplete" in resp.get_data(as_text=True)
     with app.app_context():
         assert store.load_game(game.id).moves == []
 
@@ -106,3 +106,32 @@ def test_read_only_database_is_a_503_and_loses_nothing(client, app):
     with app.app_context():
         assert [str(m.guess) for m in store.load_game(game.id).moves] == ["1122"]
     assert client.post(f"/api/games/{game.id}/guesses", json={"guess": "3456"}).status_code == 200
+
+
+@pytest.mark.parametrize("url", [
+    "/solver/classroom?history=1122:٣,0", "/solver/tree?open=٣,٠", "/replay/٤x٦/aot",
+    "/replay/４x６/aot", "/api/solver/step?history=1122:1,٠", "/solver/classroom?pegs=٤",
+    "/solver/optimal-game?colors=６"])
+def test_only_ascii_digits_are_digits(client, url):
+    resp = client.get(url)
+    assert resp.status_code in (400, 404), (url, resp.status_code)
+
+
+@pytest.mark.parametrize("path,twin", [("/games", "/api/games"), ("/challenges", "/api/challenges"),
+                                       ("/codemaker", "/api/codemaker")])
+def test_a_form_route_refuses_json(client, app, path, twin):
+    resp = client.post(path, json={"pegs": 4, "colors": 6})
+    assert resp.status_code == 415 and twin in resp.get_data(as_text=True)
+    with app.app_context():
+        from webapp import store
+        assert store.get_db().execute("SELECT COUNT(*) FROM games").fetchone()[0] == 0
+
+
+def test_game_state_is_never_cached(client):
+    game = client.post("/api/games", json={}).get_json()
+    maker = client.post("/api/codemaker", json={}).get_json()
+    challenge = client.post("/api/challenges", json={}).get_json()
+    for url in (f"/api/games/{game['id']}", f"/api/codemaker/{maker['id']}", challenge["results_url"],
+                challenge["url"], challenge["results_page"], game["url"], maker["url"]):
+        resp = client.get(url)
+        assert resp.status_code == 200 and resp.headers["Cache-Control"] == "no-store", url

@@ -10,7 +10,7 @@ from .engine import Code, MastermindError
 from .errors import error_response
 from .settings import parse_settings
 from .share import game_replay_url
-from .web import game_or_404, move_number
+from .web import game_or_404, move_number, no_store
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -90,6 +90,9 @@ def guess(game_id):
     except MastermindError as exc:
         return error_response(400, str(exc))
     return game_json(game)
+
+
+bp.after_request(no_store)
 
 
 def init_app(app) -> None:

@@ -19,7 +19,7 @@ from .engine.lines import play_against
 from .errors import error_response
 from .settings import PRESETS, SettingsError, parse_settings
 from .share import replay_url
-from .web import budget, cookie_player, is_htmx, player_token, remember_player, render
+from .web import budget, cookie_player, is_htmx, no_store, player_token, remember_player, render
 
 bp = Blueprint("challenges", __name__)
 api = Blueprint("challenges_api", __name__, url_prefix="/api/challenges")
@@ -164,7 +164,6 @@ def results_page(challenge_id, key):
         context["benchmarks"] = benchmarks(c)
     response = current_app.make_response(render("challenge_results.html", "_challenge_results.html",
                                                 **context))
-    response.headers["Cache-Control"] = "no-store"
     g.no_referrer = True  # the key stays off other sites' logs
     return response
 
@@ -205,6 +204,10 @@ def results_json(challenge_id, key):
     return {"id": c.id, "pegs": c.size.pegs, "colors": c.size.colors, "distinct": c.size.distinct,
             "max_guesses": c.max_guesses, "players": data["players"],
             "benchmarks": {name: n for name, n in benchmarks(c)}}
+
+
+bp.after_request(no_store)  # the challenge page, the results page
+api.after_request(no_store)
 
 
 def init_app(app) -> None:

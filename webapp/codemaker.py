@@ -15,7 +15,7 @@ from .engine.codes import MAX_GUESSES, format_history
 from .engine.lines import offered
 from .errors import error_response
 from .settings import SettingsError, parse_size, small_number
-from .web import is_htmx, move_number, render
+from .web import is_htmx, move_number, no_store, render
 
 bp = Blueprint("codemaker", __name__, url_prefix="/codemaker")
 api = Blueprint("codemaker_api", __name__, url_prefix="/api/codemaker")
@@ -219,10 +219,8 @@ def show_json(game_id):
     return state(game_or_404(game_id))[0]
 
 
-@bp.after_request
-def never_stale(response):
-    response.headers["Cache-Control"] = "no-store"
-    return response
+bp.after_request(no_store)
+api.after_request(no_store)
 
 
 def init_app(app) -> None:

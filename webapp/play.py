@@ -17,7 +17,7 @@ from .engine.codes import conceal
 from .engine.position import partition_bars
 from .share import game_replay_url, share_context
 from .settings import PRESETS, PRESETS_BY_KEY, SettingsError, parse_settings
-from .web import game_or_404, is_htmx, move_number, render
+from .web import game_or_404, is_htmx, move_number, no_store, render
 
 bp = Blueprint("play", __name__)
 # "Show codes still possible" lists the codes themselves up to this many.
@@ -230,12 +230,7 @@ def sweep_abandoned() -> None:
         current_app.logger.info("removed %d abandoned games", removed)
 
 
-@bp.after_request
-def never_stale(response):
-    """A board is never shown from the browser's cache: after Back, a stale
-    board would offer a move that was already played."""
-    response.headers["Cache-Control"] = "no-store"
-    return response
+bp.after_request(no_store)
 
 
 @bp.get("/watch/<token>")

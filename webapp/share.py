@@ -42,7 +42,7 @@ def size_slug(size: GameSize) -> str:
 
 
 def parse_slug(text: str) -> GameSize:
-    match = re.fullmatch(r"(\d)x(\d)(d?)", text or "")
+    match = re.fullmatch(r"([0-9])x([0-9])(d?)", text or "")
     if not match:
         raise ReplayError(f"'{str(text)[:12]}' is not a game size: links say 4x6, or 4x6d when "
                           "the secret uses different colours.")

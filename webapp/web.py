@@ -119,8 +119,36 @@ def render(page: str, fragment: str, status: int = 200, **context):
     return render_template(fragment if is_htmx() else page, **context), status
 
 
+def no_store(response):
+    """An ``after_request`` hook for every view of a game's state: never
+    shown from a cache (after Back, a stale board would offer a move that was
+    already played, and a shared cache must not keep anyone's game)."""
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+FORM_TYPES = {"", "application/x-www-form-urlencoded", "multipart/form-data"}
+
+
+def forms_only():
+    """A ``before_request`` hook: the pages' POST routes take form fields;
+    a JSON (or any other) body gets 415 and the address of the API route
+    that takes it."""
+    if request.method != "POST" or request.path.startswith("/api/") or request.mimetype in FORM_TYPES:
+        return None
+    twin = "/api" + request.path
+    try:
+        current_app.url_map.bind("").match(twin, method="POST")
+    except Exception:  # no API route at that address: point at the API's index
+        twin = None
+    where = (f"POST it to {twin} instead" if twin
+             else f"the JSON API is described at {current_app.url_map.bind('').build('apidocs.page')}")
+    abort(415, f"This address takes form fields, not {request.mimetype or 'that body'}: {where}.")
+
+
 def init_app(app) -> None:
     app.jinja_env.globals.update(color=color, palette=PALETTE)
+    app.before_request(forms_only)
 
     @app.after_request
     def vary_on_htmx(response):

@@ -107,7 +107,7 @@ class Feedback:
         >>> Feedback.parse("1,2", GameSize())
         Feedback(black=1, white=2)
         """
-        match = re.fullmatch(r"\s*(\d+)\s*[,/ ]\s*(\d+)\s*", str(text))
+        match = re.fullmatch(r"\s*([0-9]+)\s*[,/ ]\s*([0-9]+)\s*", str(text))
         if not match:
             raise FeedbackError(f"'{text}' is not feedback: write black,white such as 1,2.")
         reply = cls(int(match[1]), int(match[2]))
