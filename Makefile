@@ -5,30 +5,53 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-app
 TEST_STAMP := $(VENV)/.installed-test
+APP_LOCK := requirements/app.txt
+TEST_LOCK := requirements/test.txt
+LOCK_TOOLS := $(VENV)/lock-tools
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test chromium servers bench serve clean
+.PHONY: run test chromium servers bench serve lock clean
 
 # The app alone for `make run` and `make serve`; the test tools too for `make test`.
-$(STAMP): pyproject.toml
+# Both install exactly the versions (and files, by hash) in requirements/,
+# then the app itself without dependencies; a changed lock file reinstalls.
+$(STAMP): pyproject.toml $(APP_LOCK)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	PYTHONWARNINGS=ignore $(BIN)/python -m pip install --quiet -e .
+	PYTHONWARNINGS=ignore $(BIN)/python -m pip install --quiet --require-hashes -r $(APP_LOCK)
+	PYTHONWARNINGS=ignore $(BIN)/python -m pip install --quiet --no-deps -e .
 	$(BIN)/python -m webapp.engine.kernels  # compile the engine's kernels once, ahead of any request
 	touch $(STAMP)
 
-$(TEST_STAMP): $(STAMP)
-	PYTHONWARNINGS=ignore $(BIN)/python -m pip install --quiet -e '.[test]'
+$(TEST_STAMP): $(STAMP) $(TEST_LOCK)
+	PYTHONWARNINGS=ignore $(BIN)/python -m pip install --quiet --require-hashes -r $(TEST_LOCK)
 	touch $(TEST_STAMP)
+
+# Regenerate the lock files from the ranges in pyproject.toml, after a change
+# there; pins that still fit are kept. `make lock UPGRADE=1` moves every pin
+# to the newest release the ranges allow. The test lock is resolved first (app
+# and test tools together) and the app lock is constrained by it, so the app's
+# pins are the same in both. pip-tools lives in a venv of its own.
+lock:
+	[ -x $(LOCK_TOOLS)/bin/pip-compile ] || { $(PYTHON) -m venv $(LOCK_TOOLS) && \
+		$(LOCK_TOOLS)/bin/python -m pip install --quiet --upgrade pip 'pip-tools>=7.4'; }
+	mkdir -p requirements
+	CUSTOM_COMPILE_COMMAND="make lock" $(LOCK_TOOLS)/bin/pip-compile --quiet --generate-hashes \
+		--strip-extras --allow-unsafe --no-emit-index-url --no-emit-find-links $(if $(UPGRADE),--upgrade) \
+		--extra test -o $(TEST_LOCK) pyproject.toml
+	CUSTOM_COMPILE_COMMAND="make lock" $(LOCK_TOOLS)/bin/pip-compile --quiet --generate-hashes \
+		--strip-extras --allow-unsafe --no-emit-index-url --no-emit-find-links $(if $(UPGRADE),--upgrade) \
+		-c $(TEST_LOCK) -o $(APP_LOCK) pyproject.toml
 
 run: $(STAMP)
 	$(BIN)/flask --app webapp run --host $(HOST) --port $(PORT)
 
 # Production-style: gunicorn, four worker processes of four threads each
-# sharing one SQLite file (threads keep a slow client from holding a whole
-# worker); put a buffering proxy in front when it faces the internet.
+# sharing one SQLite file. A thread waits on a slow client until its request
+# is complete, and a few slow clients stall a worker: facing the internet, this
+# sits behind nginx (deploy/nginx.conf), which reads whole requests first.
 serve: $(STAMP)
 	$(BIN)/gunicorn --workers 4 --worker-class gthread --threads 4 --bind $(HOST):$(PORT) 'webapp:create_app()'
 

@@ -6,6 +6,7 @@
     python -m benchmarks --json     # machine-readable
     python -m benchmarks --load     # only the load run against gunicorn (see load.py)
     python -m benchmarks --scale    # SQLite, PostgreSQL, two servers (see scale.py)
+    python -m benchmarks --slow-clients   # 50 trickling connections: gunicorn alone, then behind nginx (see slow_clients.py)
     python -m benchmarks --peer /path/to/mmstrat   # whole process beside the C++ solver (see peer.py)
 
 Compiled kernels are loaded (and compiled on a first run) before the clock
@@ -78,6 +79,8 @@ def main(argv=None):
                         help="only the load run: players against gunicorn with 4 workers")
     parser.add_argument("--scale", action="store_true",
                         help="only the scale run: SQLite, PostgreSQL, and two servers on PostgreSQL + Redis")
+    parser.add_argument("--slow-clients", action="store_true",
+                        help="only the slow-client run: 50 trickling connections against gunicorn, then nginx")
     parser.add_argument("--players", type=int, default=32, help="players in the load and scale runs (32)")
     parser.add_argument("--peer", metavar="MMSTRAT",
                         help="side by side with this mmstrat binary, whole process (see peer.py)")
@@ -88,6 +91,10 @@ def main(argv=None):
     if args.peer or args.peer_jobs:
         from .peer import main as peer_main
         peer_main(args.peer, slow=args.slow, only=args.only, threads=args.threads)
+        return
+    if args.slow_clients:
+        from .slow_clients import main as slow_clients_main
+        slow_clients_main()
         return
     if args.scale:
         from .scale import main as scale_main

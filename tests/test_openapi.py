@@ -9,11 +9,10 @@ from __future__ import annotations
 import jsonschema_rs
 import pytest
 import schemathesis
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import (
-    content_type_conformance, response_headers_conformance, response_schema_conformance,
-    status_code_conformance,
-)
 from schemathesis.specs.openapi.definitions import OPENAPI_31_VALIDATOR
 
 from webapp import create_app
@@ -22,10 +21,11 @@ from webapp.openapi import document
 CONFIG = {"TESTING": True, "CREATE_RATE_LIMIT": "100000 per minute", "JOBS_CONSUMER": "none",
           "JOBS_MAX": 100000, "DATABASE_URL": None, "REDIS_URL": None}
 # Per operation: examples fuzzed, and the seed that makes every run the same.
-MAX_EXAMPLES = 40
+MAX_EXAMPLES = 50
 SEED = 20240517
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
-          response_schema_conformance, response_headers_conformance]
+# What every answer must do: never a 5xx, and be one the document describes.
+CHECKS = ("not_a_server_error", "status_code_conformance", "content_type_conformance",
+          "response_schema_conformance", "response_headers_conformance")
 
 
 @pytest.fixture(scope="module")
@@ -51,13 +51,20 @@ def objects(api_app) -> dict[str, list[str]]:
     challenge = created(client.post("/api/challenges", json={"pegs": 3, "colors": 3, "secret": "123"}))
     joined = created(client.post(f"/api/challenges/{challenge['id']}/games", json={"name": "Ada"}))
     created(client.post(f"/api/games/{joined['id']}/guesses", json={"guess": "123"}), 200)  # won
-    games.append(joined["id"])
+    playing = created(client.post(f"/api/challenges/{challenge['id']}/games", json={"name": "Bo"}))
+    games += [joined["id"], playing["id"]]
     makers = [created(client.post("/api/codemaker", json=body))["id"]
               for body in ({}, {"pegs": 3, "colors": 3}, {"pegs": 2, "colors": 2})]
     created(client.post(f"/api/codemaker/{makers[1]}/feedback", json={"black": 1, "white": 0}), 200)
     created(client.post(f"/api/codemaker/{makers[2]}/feedback", json={"black": 2, "white": 0}), 200)  # solved
     return {"games": games, "codemaker": makers, "challenges": [challenge["id"]],
-            "keys": [challenge["results_url"].rsplit("/", 1)[1]]}
+            "keys": [challenge["results_url"].rsplit("/", 1)[1]],
+            "players": [joined["player"], playing["player"]]}
+
+
+# Values that make a move count (codes of the sizes above, early move
+# numbers), so guesses, answers and take-backs are played, not only refused.
+PLAYABLE = {"codes": {"values": ["1122", "1234", "123", "112", "11", "12"]}, "moves": {"values": [1, 2, 3]}}
 
 
 @pytest.fixture(scope="module")
@@ -69,14 +76,17 @@ def api_schema(api_app, objects):
 
     config = schemathesis.Config.from_dict({
         "seed": SEED,
-        "dictionaries": {name: {"values": ids} for name, ids in objects.items()},
-        "generation": {"max-examples": MAX_EXAMPLES, "deterministic": True, "database": "none"},
-        "phases": {"coverage": {"enabled": False}, "stateful": {"enabled": False}},
+        "dictionaries": {**{name: {"values": ids} for name, ids in objects.items()}, **PLAYABLE},
+        "generation": {"deterministic": True, "database": "none"},
+        "checks": {"enabled": False, **{name: {"enabled": True} for name in CHECKS}},
         "operations": [
-            {"include-path-regex": "^/api/games/", "parameters": {"path.game_id": drawn("games")}},
-            {"include-path-regex": "^/api/codemaker/", "parameters": {"path.game_id": drawn("codemaker")}},
+            {"include-path-regex": "^/api/games/", "parameters": {
+                "path.game_id": drawn("games"), "body.guess": drawn("codes"), "body.move": drawn("moves")}},
+            {"include-path-regex": "^/api/codemaker/", "parameters": {
+                "path.game_id": drawn("codemaker"), "body.move": drawn("moves")}},
             {"include-path-regex": "^/api/challenges/",
-             "parameters": {"path.challenge_id": drawn("challenges"), "path.key": drawn("keys")}},
+             "parameters": {"path.challenge_id": drawn("challenges"), "path.key": drawn("keys"),
+                            "body.player": drawn("players")}},
         ],
     })
     return schemathesis.openapi.from_wsgi("/api/openapi.json", api_app, config=config)
@@ -158,9 +168,57 @@ def test_reference_page_names_every_route(api_app):
 
 # --- the app keeps to it -----------------------------------------------------------------------
 
-schema = schemathesis.pytest.from_fixture("api_schema")
+OPERATIONS = [(route, method) for route, item in document()["paths"].items() for method in item
+              if method != "parameters"]
+FUZZING = settings(max_examples=MAX_EXAMPLES, derandomize=True, database=None, deadline=None,
+                   suppress_health_check=list(HealthCheck), phases=[Phase.explicit, Phase.generate])
 
 
-@schema.parametrize()
-def test_api_keeps_to_its_description(case):
-    case.call_and_validate(checks=CHECKS)
+@pytest.mark.parametrize("route, method", OPERATIONS, ids=[f"{m.upper()} {r}" for r, m in OPERATIONS])
+def test_api_keeps_to_its_description(api_schema, route, method):
+    """Valid requests and invalid ones: never a 5xx, and every answer is
+    one the document describes (status, content type, body, headers)."""
+    operation = api_schema[route][method.upper()]
+    modes = [GenerationMode.POSITIVE] + ([GenerationMode.NEGATIVE] if operation.path_parameters
+                                          or operation.query or operation.body else [])
+
+    @FUZZING
+    @given(case=st.one_of(*(operation.as_strategy(mode) for mode in modes)))
+    def fuzz(case):
+        case.call_and_validate()
+
+    fuzz()
+
+
+@pytest.fixture
+def strict_schema(tmp_path):
+    """The document bound to an app that allows two new objects a minute and
+    no background job at all, for the answers the fuzzer never meets."""
+    app = create_app({**CONFIG, "DATABASE": str(tmp_path / "games.sqlite3"),
+                      "CREATE_RATE_LIMIT": "2 per minute", "JOBS_MAX": 0, "JOBS_QUICK_INLINE": False})
+    config = schemathesis.Config.from_dict({"checks": {"enabled": False,
+                                                       **{name: {"enabled": True} for name in CHECKS}}})
+    yield schemathesis.openapi.from_wsgi("/api/openapi.json", app, config=config)
+    app.extensions["jobs"].stop()
+    app.extensions["store"].close()
+
+
+def test_refusals_to_wait_keep_to_the_description(strict_schema):
+    """429 (too many new games) and 503 (job queue full) as documented,
+    with ``Retry-After``, and 413 for a body too large."""
+    create = strict_schema["/api/games"]["POST"]
+    answers = [create.Case(body=body).call_and_validate() for body in ({"padding": "x" * 20_000}, {}, {})]
+    assert [answer.status_code for answer in answers] == [413, 201, 429]  # two a minute, the 413 counted
+    assert int(answers[-1].headers["retry-after"][0]) > 0
+    compare = strict_schema["/api/solver/compare"]["GET"]
+    busy = compare.Case(query={"pegs": 5, "colors": 8}).call_and_validate(
+        excluded_checks=[not_a_server_error])  # a 503 is the answer expected here
+    assert busy.status_code == 503 and int(busy.headers["retry-after"][0]) > 0
+
+
+def test_links_lead_to_the_created_objects(api_schema):
+    """The document's links (an id from a creating answer into the next
+    request) work: Schemathesis follows them through short scenarios."""
+    machine = api_schema.as_state_machine()
+    machine.run(settings=settings(max_examples=15, stateful_step_count=6, derandomize=True, database=None,
+                                  deadline=None, suppress_health_check=list(HealthCheck)))

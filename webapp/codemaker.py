@@ -44,6 +44,20 @@ def next_guess(game: store.CodemakerGame) -> Code | jobs.Job | None:
     return found.guess
 
 
+def check_playable(strategy, size: GameSize) -> None:
+    """Refuse a game the strategy cannot play: not offered for the size, or
+    unable to make its first guess (optimal play within 5 guesses where no
+    strategy finds every secret in 5)."""
+    if not offered(strategy, size):
+        raise SettingsError(f"{strategy.name} is not offered for {size.label()}.")
+    try:
+        hints.next_guess(strategy, size, [], "first guess")
+    except jobs.Busy:
+        pass  # it can play; the page will show the job when it can be queued
+    except MastermindError as exc:
+        raise SettingsError(f"{strategy.name} cannot play {size.label()}: {exc}") from None
+
+
 def contradiction(history) -> str:
     """Why no code fits: every answer given, together."""
     pairs = ", ".join(f"{g} → {r.key}" for g, r in history)
@@ -132,8 +146,7 @@ def create():
     try:
         size = parse_size(form)
         strategy = get_strategy(form.get("strategy") or "knuth")
-        if not offered(strategy, size):
-            raise SettingsError(f"{strategy.name} is not offered for {size.label()}.")
+        check_playable(strategy, size)
     except MastermindError as exc:
         return render_template("codemaker_new.html", error=str(exc), form=form,
                                strategies=[s for s in PRESETS.values() if offered(s, GameSize())]), 400
@@ -183,8 +196,7 @@ def create_json():
     try:
         size = parse_size(body, typed=True)
         strategy = get_strategy(body.get("strategy", "knuth"))
-        if not offered(strategy, size):
-            raise SettingsError(f"{strategy.name} is not offered for {size.label()}.")
+        check_playable(strategy, size)
     except MastermindError as exc:
         return error_response(400, str(exc))
     return state(store.create_codemaker(size, strategy.name))[0], 201

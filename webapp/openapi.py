@@ -61,7 +61,8 @@ GAME_FIELDS = {
     "colors": COLORS,
     "max_guesses": MAX_GUESSES_FIELD,
     "distinct": DISTINCT,
-    "status": {"type": "string", "enum": ["playing", "won", "lost"]},
+    "status": {"type": "string", "enum": ["playing", "won", "lost"],
+               "description": "Whether the game goes on, or how it ended."},
     "guesses": {"type": "array", "items": schema("Reply"), "description": "Every guess so far, in order."},
     "url": {**URL, "description": "The game's board, to play it in a browser."},
     "watch_url": {**URL, "description": "A read-only view of the game as it is played."},
@@ -94,7 +95,8 @@ SCHEMAS = {
              "examples": ["1122"], "description": "A code: one digit per peg, colours numbered from 1."},
     "Reply": {
         "type": "object", "description": "A guess and the key pegs it got.",
-        "properties": {"guess": schema("Code"), "black": {**KEY_PEGS, "description": "Right colour, right place."},
+        "properties": {"guess": schema("Code"),
+                       "black": {**KEY_PEGS, "description": "Right colour, right place."},
                        "white": {**KEY_PEGS, "description": "Right colour, wrong place."}},
         "required": ["guess", "black", "white"], "additionalProperties": False,
     },
@@ -135,11 +137,17 @@ SCHEMAS = {
                           "description": "Codes that fit every answer so far."},
             "url": {**URL, "description": "The game's page."},
             "guess": {**schema("Code"), "description": "The computer's next guess, to answer: absent once "
-                                                       "solved or while it is being worked out."},
+                                                       "solved, after the last guess allowed, and while "
+                                                       "it is being worked out."},
             "job": {**schema("Job"), "description": "Present while the next guess is being worked out."},
         },
         "required": ["id", "pegs", "colors", "distinct", "strategy", "status", "history", "remaining", "url"],
         "additionalProperties": False,
+        "allOf": [  # a guess or its job, never both; neither once solved
+            {"not": {"required": ["guess", "job"]}},
+            {"if": {"properties": {"status": {"const": "solved"}}},
+             "then": {"not": {"anyOf": [{"required": ["guess"]}, {"required": ["job"]}]}}},
+        ],
     },
     "Challenge": {
         "type": "object", "description": "A new challenge and its links.",
@@ -200,7 +208,8 @@ SCHEMAS = {
             }},
             "skipped": {"type": "array", "description": "Strategies left out of this size, and why.",
                         "items": {"type": "object",
-                                  "properties": {"strategy": {"type": "string"}, "reason": {"type": "string"}},
+                                  "properties": {"strategy": {"type": "string"},
+                                                 "reason": {"type": "string"}},
                                   "required": ["strategy", "reason"], "additionalProperties": False}},
         },
         "required": ["pegs", "colors", "distinct", "rows", "skipped"], "additionalProperties": False,
@@ -221,7 +230,8 @@ SCHEMAS = {
                 "required": ["guess", "black", "white", "remaining"], "additionalProperties": False,
             }},
         },
-        "required": ["pegs", "colors", "distinct", "strategy", "adversary", "rows"], "additionalProperties": False,
+        "required": ["pegs", "colors", "distinct", "strategy", "adversary", "rows"],
+        "additionalProperties": False,
     },
     "Score": {
         "type": "object",
@@ -251,12 +261,14 @@ SCHEMAS = {
                           "additionalProperties": {"type": "integer", "minimum": 1}},
             "top": {"type": "array", "description": "The best guesses by the strategy's score.", "items": {
                 "type": "object",
-                "properties": {"guess": schema("Code"), "score": schema("Score"), "is_candidate": {"type": "boolean"}},
+                "properties": {"guess": schema("Code"), "score": schema("Score"),
+                               "is_candidate": {"type": "boolean"}},
                 "required": ["guess", "score", "is_candidate"], "additionalProperties": False,
             }},
             "why": {"type": "string", "description": "Which score and which tie-break chose the guess."},
         },
-        "required": ["pegs", "colors", "distinct", "strategy", "history", "solved", "candidates", "top", "why"],
+        "required": ["pegs", "colors", "distinct", "strategy", "history", "solved", "candidates", "top",
+                     "why"],
         "dependentRequired": {"guess": ["score", "is_candidate", "partition"]},
         "additionalProperties": False,
     },
@@ -264,11 +276,12 @@ SCHEMAS = {
     "GameSettings": {
         "type": "object", "description": "A new game's size and guess limit: missing fields take "
                                          "the classic game's.",
-        "properties": {"pegs": PEGS, "colors": COLORS, "max_guesses": MAX_GUESSES_FIELD, "distinct": DISTINCT},
+        "properties": {"pegs": PEGS, "colors": COLORS, "max_guesses": MAX_GUESSES_FIELD,
+                       "distinct": DISTINCT},
     },
     "Guess": {
         "type": "object",
-        "properties": {"guess": {**CODE_TEXT, "description": "The guess: " + CODE_TEXT["description"]},
+        "properties": {"guess": CODE_TEXT,
                        "move": MOVE},
         "required": ["guess"],
     },
@@ -285,7 +298,8 @@ SCHEMAS = {
     },
     "TakeBack": {
         "type": "object",
-        "properties": {"move": {**MOVE, "description": "The number of the answer to take back: the last one."}},
+        "properties": {"move": {**MOVE, "description": "The number of the answer to take back: "
+                                                       "the last one."}},
         "required": ["move"],
     },
     "ChallengeSettings": {
@@ -332,7 +346,7 @@ RESPONSES = {
     "BadRequest": error("The request is malformed or its values are out of range: the sentence says which."),
     "NotFound": error("There is nothing with this id (or this results key)."),
     "Conflict": error("The request no longer fits the game: it is over, or the move number is stale."),
-    "TooLarge": error("The request body is larger than the server accepts (16 KB)."),
+    "TooLarge": error("The request body is larger than the server accepts (16 KB unless configured otherwise)."),
     "UnsupportedMediaType": error("The body is not of a type this route reads."),
     "TooSlow": error("The work asked for is too large to do on this server."),
     "TooManyRequests": error(
@@ -397,12 +411,12 @@ SIZE = [ref("parameters", name) for name in ("pegs", "colors", "distinct")]
 # --- the operations ------------------------------------------------------------------------
 
 
-def answers(ok: dict, *statuses: str) -> dict:
+def answers(successes: dict, *statuses: str) -> dict:
     """An operation's responses: its successes, then the shared errors named by status."""
     names = {"202": "Working", "400": "BadRequest", "404": "NotFound", "409": "Conflict",
              "413": "TooLarge", "415": "UnsupportedMediaType", "422": "TooSlow",
              "429": "TooManyRequests", "503": "Unavailable"}
-    return {**ok, **{status: ref("responses", names[status]) for status in statuses}}
+    return {**successes, **{status: ref("responses", names[status]) for status in statuses}}
 
 
 def body(name: str, required: bool = True) -> dict:
@@ -457,7 +471,8 @@ PATHS = {
         },
     },
     "/api/codemaker": {"post": {
-        "operationId": "createCodemakerGame", "tags": ["codemaker"], "summary": "Start a game where you make the code",
+        "operationId": "createCodemakerGame", "tags": ["codemaker"],
+        "summary": "Start a game where you make the code",
         "description": "Think of a secret; the computer guesses and you answer with key pegs.",
         "requestBody": body("CodemakerSettings", required=False),
         "responses": answers({"201": ok("The new game and the computer's first guess.", "CodemakerState",
@@ -554,7 +569,8 @@ TAGS = [
     {"name": "games", "description": "Play against a secret the server draws."},
     {"name": "codemaker", "description": "You keep the secret; a strategy guesses it."},
     {"name": "challenges", "description": "One secret, many players, and a results table."},
-    {"name": "solver", "description": "The algorithms at work: comparisons, optimal lines, one position explained."},
+    {"name": "solver",
+     "description": "The algorithms at work: comparisons, optimal lines, one position explained."},
     {"name": "about", "description": "This description."},
 ]
 
@@ -641,7 +657,8 @@ def fields(doc: dict, item: dict) -> list[dict]:
     required = set(item.get("required", ()))
     rows = []
     for name, field in item.get("properties", {}).items():
-        rows.append({"name": name, "type": type_text(field), "object": named(field), "required": name in required,
+        rows.append({"name": name, "type": type_text(field), "object": named(field),
+                     "required": name in required,
                      "default": field.get("default"),
                      "description": field.get("description") or resolve(doc, field).get("description", "")})
     return rows
@@ -652,7 +669,8 @@ def operation_view(doc: dict, route: str, method: str, operation: dict, shared: 
     for item in shared + operation.get("parameters", []):
         p = resolve(doc, item)
         parameters.append({"name": p["name"], "in": p["in"], "required": p.get("required", False),
-                           "type": type_text(p["schema"]), "object": None, "default": p["schema"].get("default"),
+                           "type": type_text(p["schema"]), "object": None,
+                           "default": p["schema"].get("default"),
                            "description": p.get("description", "")})
     request = None
     if "requestBody" in operation:
@@ -683,7 +701,8 @@ def reference(doc: dict) -> dict:
     objects = [{"name": name, "description": item.get("description", ""), "type": type_text(item),
                 "fields": fields(doc, item)}
                for name, item in doc["components"]["schemas"].items()]
-    return {"openapi": doc["openapi"], "info": doc["info"], "groups": list(groups.values()), "objects": objects}
+    return {"openapi": doc["openapi"], "info": doc["info"], "groups": list(groups.values()),
+            "objects": objects}
 
 
 @bp.get("/api/openapi.json")

@@ -137,13 +137,15 @@ def moves_of(size: GameSize, history) -> list[Move]:
     knuth = get_strategy(KNUTH)
     moves = []
     cands = secret_indices(size)
+    within_budget = True
     for number, (guess, reply) in enumerate(history, start=1):
         best = worst = None
-        try:
-            suggestion = best_guess(knuth, size, history[:number - 1], max_pairs=budget())
-            best, worst = suggestion.guess, max(suggestion.partition.values())
-        except TooSlow:
-            pass
+        if within_budget:  # once a move is beyond it, the rest of the column is left out
+            try:
+                suggestion = best_guess(knuth, size, history[:number - 1], max_pairs=budget(), cands=cands)
+                best, worst = suggestion.guess, max(suggestion.partition.values())
+            except TooSlow:
+                within_budget = False
         moves.append(Move(number, guess, reply, int(cands.shape[0]),
                           bool((cands == guess.index(size)).any()), best, worst))
         cands = consistent(size, cands, guess, reply)

@@ -224,6 +224,9 @@ def optimal_game_lengths():
         if state["line"] is None:
             raise LineError("The line itself is still being worked out.")
         state.update(lengths_context(state))
+        if state["lengths_job"] is None:
+            raise ViewError(f"The table of every codebreaker is worked out for sizes up to "
+                            f"{SUMMARY_CODES:,} codes; {state['size'].label()} has {state['size'].n_codes:,}.")
     except jobs.Busy as exc:
         return busy_response(exc)
     except MastermindError as exc:

@@ -665,7 +665,7 @@ def load_challenge(challenge_id: str, results_key: str | None = None) -> Challen
     """The challenge; with ``results_key``, only if the key is right."""
     row = get_db().execute("SELECT * FROM challenges WHERE id = ?", (str(challenge_id),)).fetchone()
     if row is None or (results_key is not None
-                       and not secrets.compare_digest(str(results_key), row["results_key"])):
+                       and not secrets.compare_digest(str(results_key).encode(), row["results_key"].encode())):
         raise ChallengeNotFound(challenge_id)
     size = GameSize(row["pegs"], row["colors"], bool(row["distinct_"]))
     return Challenge(row["id"], size, row["max_guesses"], Code.parse(row["secret"], size), row["results_key"])

@@ -462,13 +462,15 @@ def played_mask(size: GameSize, history) -> int:
 
 
 def best_guess(strategy: Strategy | str, size: GameSize, history=(), rng=None,
-               table: FeedbackTable | None = None, max_pairs: Budget | int = MAX_PAIRS) -> Suggestion:
+               table: FeedbackTable | None = None, max_pairs: Budget | int = MAX_PAIRS,
+               cands: np.ndarray | None = None) -> Suggestion:
     """The guess ``strategy`` makes after ``history`` (``(Code, Feedback)``
-    pairs), with its score and the partition of the candidates it makes."""
+    pairs), with its score and the partition of the candidates it makes
+    (``cands``: the codes still possible, when the caller has them)."""
     if isinstance(strategy, str):
         strategy = get_strategy(strategy)
     table = table or feedback_table(size)
-    cands = candidates_after(size, history).astype(np.int64)
+    cands = (candidates_after(size, history) if cands is None else cands).astype(np.int64)
     played = played_mask(size, history)
     pool = guess_pool(size.pegs, size.colors, played)
     index = choose(strategy, table, cands, pool, rng, max_pairs, size=size, played=played,
