@@ -7,6 +7,7 @@
     python -m benchmarks --load     # only the load run against gunicorn (see load.py)
     python -m benchmarks --scale    # SQLite, PostgreSQL, two servers (see scale.py)
     python -m benchmarks --slow-clients   # 50 trickling connections: gunicorn alone, then behind nginx (see slow_clients.py)
+    python -m benchmarks --worker-memory  # one worker's RSS through the sweep of every size (see worker_memory.py)
     python -m benchmarks --peer /path/to/mmstrat   # whole process beside the C++ solver (see peer.py)
 
 Compiled kernels are loaded (and compiled on a first run) before the clock
@@ -79,6 +80,8 @@ def main(argv=None):
                         help="only the load run: players against gunicorn with 4 workers")
     parser.add_argument("--scale", action="store_true",
                         help="only the scale run: SQLite, PostgreSQL, and two servers on PostgreSQL + Redis")
+    parser.add_argument("--worker-memory", action="store_true",
+                        help="only one app process's memory through the sweep of every size")
     parser.add_argument("--slow-clients", action="store_true",
                         help="only the slow-client run: 50 trickling connections against gunicorn, then nginx")
     parser.add_argument("--players", type=int, default=32, help="players in the load and scale runs (32)")
@@ -91,6 +94,10 @@ def main(argv=None):
     if args.peer or args.peer_jobs:
         from .peer import main as peer_main
         peer_main(args.peer, slow=args.slow, only=args.only, threads=args.threads)
+        return
+    if args.worker_memory:
+        from .worker_memory import main as worker_memory_main
+        worker_memory_main()
         return
     if args.slow_clients:
         from .slow_clients import main as slow_clients_main

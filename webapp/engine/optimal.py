@@ -38,6 +38,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
+from cachetools import LRUCache
 
 from .codes import GameSize, SizeError, code_digits, secret_indices
 from .strategies import Strategy, StrategyError, colors_mask, guess_pool, register
@@ -417,7 +418,11 @@ def shipped_choices(size: GameSize, max_guesses: int | None) -> dict[bytes, int]
     return decode_tree(size, document["guesses"])
 
 
-_solvers: dict = {}
+# Solvers kept per process, the least recently used let go first: each keeps
+# up to MAX_TABLE_ENTRIES solved positions (bound_memory), so a process holds
+# at most this many times that.
+SOLVERS_KEPT = 8
+_solvers: LRUCache = LRUCache(maxsize=SOLVERS_KEPT)
 _solvers_lock = threading.Lock()
 
 
@@ -426,9 +431,10 @@ def shared_solver(size: GameSize, max_guesses: int | None) -> OptimalSolver:
     once are remembered."""
     with _solvers_lock:
         key = (size, max_guesses)
-        if key not in _solvers:
-            _solvers[key] = OptimalSolver(size, max_guesses)
-        return _solvers[key]
+        solver = _solvers.get(key)
+        if solver is None:
+            solver = _solvers[key] = OptimalSolver(size, max_guesses)
+        return solver
 
 
 def available(size: GameSize, max_guesses: int | None = None) -> bool:
