@@ -7,10 +7,9 @@ page costs anyway).
 
 Background jobs queue and are not run here (their pages show progress);
 jobs small enough to be computed by the request that asks are computed, as
-on a real server. Small sizes get every option; on sizes of more than
-``ALL_OPTIONS_CODES`` codes the strategies and adversaries are sampled (a
-different few per size, so that together the sizes cover all of them); the
-classic board gets every option too."""
+on a real server. The classic board gets every option; on the other sizes
+the strategies and adversaries are sampled, a different few per size, so
+that together the sizes cover every one of them many times over."""
 
 from __future__ import annotations
 
@@ -28,7 +27,6 @@ from webapp.share import size_slug
 
 SIZES = [GameSize(p, c, d) for p in range(MIN_PEGS, MAX_PEGS + 1) for c in range(MIN_COLORS, MAX_COLORS + 1)
          for d in (False, True) if not d or c >= p]
-ALL_OPTIONS_CODES = 256
 # No answer may take longer than this, in seconds: the request budget is
 # about half a second of engine work, and a cold size also builds its tables.
 CEILING = 3.0
@@ -36,9 +34,9 @@ STRATEGIES = [BEST_CANDIDATE.name, *PRESETS]
 
 
 def sampled(items: list, size: GameSize, k: int = 2) -> list:
-    """All of ``items`` on small sizes; ``k`` of them on large ones, rotating
-    with the size so that the large sizes together cover every item."""
-    if size.n_codes <= ALL_OPTIONS_CODES or size == GameSize():  # and the classic board
+    """All of ``items`` on the classic board; ``k`` of them on the others,
+    rotating with the size so that together they cover every item."""
+    if size == GameSize():
         return items
     start = SIZES.index(size) * k
     return [items[(start + i) % len(items)] for i in range(k)]
