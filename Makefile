@@ -22,7 +22,7 @@ $(STAMP): pyproject.toml $(APP_LOCK)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	PYTHONWARNINGS=ignore $(BIN)/python -m pip install --quiet --require-hashes -r $(APP_LOCK)
 	PYTHONWARNINGS=ignore $(BIN)/python -m pip install --quiet --no-deps -e .
-	$(BIN)/python -m webapp.engine.kernels  # compile the engine's kernels once, ahead of any request
+	$(BIN)/python -m webapp.engine.warm  # compile the engine's kernels once, ahead of any request
 	touch $(STAMP)
 
 $(TEST_STAMP): $(STAMP) $(TEST_LOCK)

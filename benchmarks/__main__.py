@@ -6,7 +6,7 @@
     python -m benchmarks --json     # machine-readable
     python -m benchmarks --load     # only the load run against gunicorn (see load.py)
     python -m benchmarks --scale    # SQLite, PostgreSQL, two servers (see scale.py)
-    python -m benchmarks --slow-clients   # 50 trickling connections: gunicorn alone, then behind nginx (see slow_clients.py)
+    python -m benchmarks --slow-clients   # 50 trickling connections: gunicorn, then nginx (slow_clients.py)
     python -m benchmarks --worker-memory  # one worker's RSS through the sweep of every size (see worker_memory.py)
     python -m benchmarks --peer /path/to/mmstrat   # whole process beside the C++ solver (see peer.py)
 
@@ -76,39 +76,54 @@ def main(argv=None):
     parser.add_argument("--slow", action="store_true", help="add the optimal 4×7 search (minutes)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--only", help="run the jobs whose name contains this text")
-    parser.add_argument("--load", action="store_true",
-                        help="only the load run: players against gunicorn with 4 workers")
-    parser.add_argument("--scale", action="store_true",
-                        help="only the scale run: SQLite, PostgreSQL, and two servers on PostgreSQL + Redis")
-    parser.add_argument("--worker-memory", action="store_true",
-                        help="only one app process's memory through the sweep of every size")
-    parser.add_argument("--slow-clients", action="store_true",
-                        help="only the slow-client run: 50 trickling connections against gunicorn, then nginx")
+    parser.add_argument(
+        "--load", action="store_true", help="only the load run: players against gunicorn with 4 workers"
+    )
+    parser.add_argument(
+        "--scale",
+        action="store_true",
+        help="only the scale run: SQLite, PostgreSQL, and two servers on PostgreSQL + Redis",
+    )
+    parser.add_argument(
+        "--worker-memory", action="store_true", help="only one app process's memory through the sweep of every size"
+    )
+    parser.add_argument(
+        "--slow-clients",
+        action="store_true",
+        help="only the slow-client run: 50 trickling connections against gunicorn, then nginx",
+    )
     parser.add_argument("--players", type=int, default=32, help="players in the load and scale runs (32)")
-    parser.add_argument("--peer", metavar="MMSTRAT",
-                        help="side by side with this mmstrat binary, whole process (see peer.py)")
+    parser.add_argument(
+        "--peer", metavar="MMSTRAT", help="side by side with this mmstrat binary, whole process (see peer.py)"
+    )
     parser.add_argument("--threads", type=int, help="with --peer: this project's kernels on this many threads")
-    parser.add_argument("--peer-jobs", action="store_true",
-                        help="the side-by-side jobs without the peer: this project's column alone")
+    parser.add_argument(
+        "--peer-jobs", action="store_true", help="the side-by-side jobs without the peer: this project's column alone"
+    )
     args = parser.parse_args(argv)
     if args.peer or args.peer_jobs:
         from .peer import main as peer_main
+
         peer_main(args.peer, slow=args.slow, only=args.only, threads=args.threads)
         return
     if args.worker_memory:
         from .worker_memory import main as worker_memory_main
+
         worker_memory_main()
         return
     if args.slow_clients:
         from .slow_clients import main as slow_clients_main
+
         slow_clients_main()
         return
     if args.scale:
         from .scale import main as scale_main
+
         scale_main(players=args.players)
         return
     if args.load:
         from .load import main as load_main
+
         load_main(players=args.players)
         return
     jobs = [j for j in plan(args.quick, args.slow) if not args.only or args.only in j[0]]
@@ -121,13 +136,13 @@ def main(argv=None):
         rows.append(r)
         if not args.json:
             traced = "-" if r["traced_mib"] is None else f"{r['traced_mib']:.1f} MiB"
-            print(f"{name:42} {r['seconds']:9.4f} {r['rss_mib']:7.0f} MiB {traced:>9}  {r['detail']}",
-                  flush=True)
+            print(f"{name:42} {r['seconds']:9.4f} {r['rss_mib']:7.0f} MiB {traced:>9}  {r['detail']}", flush=True)
     if args.json:
         json.dump(rows, sys.stdout, indent=2)
         print()
     elif not args.only and not args.quick:
         from .load import main as load_main
+
         print()
         load_main(players=args.players)
 

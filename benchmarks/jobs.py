@@ -13,10 +13,10 @@ import numpy as np
 def warm_up():
     """Load the compiled kernels and send all work to them, as the web app
     does at start-up, then touch the main paths once."""
-    from webapp.engine import GameSize, analyse, best_guess, kernels
+    from webapp.engine import GameSize, analyse, best_guess, warm
     from webapp.engine.tables import FeedbackTable
 
-    kernels.warm_up()
+    warm.warm_up()
     analyse("knuth", GameSize(3, 3))
     analyse("optimal", GameSize(3, 3))
     best_guess("entropy", GameSize(3, 3))
@@ -36,7 +36,8 @@ class NumpyTable:
         rows = self.table.matrix[np.ix_(guesses, codes)].astype(np.int64)
         rows += (np.arange(len(guesses)) * self.table.slots)[:, None]
         return np.bincount(rows.ravel(), minlength=len(guesses) * self.table.slots).reshape(
-            len(guesses), self.table.slots)
+            len(guesses), self.table.slots
+        )
 
     def first_perfect_split(self, guesses, codes):
         if codes.shape[0] > self.table.replies:
@@ -59,7 +60,8 @@ def job(kind, pegs, colors, strategy=None, distinct=False):
     if kind == "compare-page":
         return compare_page_job(pegs, colors)
     if kind == "compare-job":
-        from webapp.compare import compute
+        from webapp.web.solver.compare import compute
+
         started = time.perf_counter()
         result = compute({"pegs": pegs, "colors": colors, "distinct": distinct}, lambda fraction: None)
         rows = result["rows"]
@@ -68,7 +70,7 @@ def job(kind, pegs, colors, strategy=None, distinct=False):
     if kind == "matrix":
         started = time.perf_counter()
         feedback_matrix(pegs, colors)
-        return time.perf_counter() - started, f"{size.n_codes ** 2:,} replies"
+        return time.perf_counter() - started, f"{size.n_codes**2:,} replies"
     if kind in ("root", "second"):
         feedback_table(size)  # the web app's table: a matrix up to 64 MiB, else rows on demand
         history = []
@@ -118,17 +120,22 @@ def web_job(what: str):
             for guess in ("1122", "3456", "1234"):
                 started = time.perf_counter()
                 if what == "guess":
-                    resp = client.post(f"/games/{game['id']}/guesses", headers={"HX-Request": "true"},
-                                       data={"guess": guess, "move": str(len(times) % 3 + 1)})
+                    resp = client.post(
+                        f"/games/{game['id']}/guesses",
+                        headers={"HX-Request": "true"},
+                        data={"guess": guess, "move": str(len(times) % 3 + 1)},
+                    )
                 else:
-                    resp = client.post(f"/games/{game['id']}/suggestion", headers={"HX-Request": "true"},
-                                       data={"strategy": "knuth"})
+                    resp = client.post(
+                        f"/games/{game['id']}/suggestion", headers={"HX-Request": "true"}, data={"strategy": "knuth"}
+                    )
                     client.post(f"/api/games/{game['id']}/guesses", json={"guess": guess})
                 times.append(time.perf_counter() - started)
                 assert resp.status_code == 200, resp.status_code
         times.sort()
-        return times[len(times) // 2], (f"{len(times)} requests, 90th percentile "
-                                        f"{times[int(len(times) * 0.9)] * 1000:.1f} ms")
+        return times[len(times) // 2], (
+            f"{len(times)} requests, 90th percentile {times[int(len(times) * 0.9)] * 1000:.1f} ms"
+        )
 
 
 SOLVER_URLS = {
@@ -154,8 +161,7 @@ def solver_job(pegs: int, colors: int, what: str):
     first = best_guess("knuth", size).guess
     history = f"{first}:1,1"
     kind, _, variant = what.partition("-")
-    url = SOLVER_URLS[kind].format(p=pegs, c=colors, h=history,
-                                   s="best-candidate" if not variant else "knuth")
+    url = SOLVER_URLS[kind].format(p=pegs, c=colors, h=history, s="best-candidate" if not variant else "knuth")
     if variant == "deepest":
         url += "&adversary=deepest"
     with tempfile.TemporaryDirectory() as folder:
@@ -171,8 +177,10 @@ def solver_job(pegs: int, colors: int, what: str):
             client.get(url, headers=headers)
             times.append(time.perf_counter() - started)
         times.sort()
-        return cold, (f"HTTP {resp.status_code}; warm median {times[len(times) // 2] * 1000:.1f} ms"
-                      f" ({url.split('?')[0].rsplit('/', 1)[1]}{', refused' if resp.status_code >= 400 else ''})")
+        return cold, (
+            f"HTTP {resp.status_code}; warm median {times[len(times) // 2] * 1000:.1f} ms"
+            f" ({url.split('?')[0].rsplit('/', 1)[1]}{', refused' if resp.status_code >= 400 else ''})"
+        )
 
 
 def challenge_job(players: int):
@@ -208,8 +216,9 @@ def challenge_job(players: int):
         threading.Thread(target=server.serve_forever, daemon=True).start()
         port = server.server_port
         conn = http.client.HTTPConnection("127.0.0.1", port)
-        conn.request("POST", "/api/challenges", json.dumps({"secret": str(secret)}),
-                     {"Content-Type": "application/json"})
+        conn.request(
+            "POST", "/api/challenges", json.dumps({"secret": str(secret)}), {"Content-Type": "application/json"}
+        )
         challenge = json.loads(conn.getresponse().read())
         times, lock = [], threading.Lock()
 
@@ -238,8 +247,10 @@ def challenge_job(players: int):
         server.shutdown()
         app.extensions["jobs"].stop()
     times.sort()
-    return times[len(times) // 2], (f"{len(times)} requests in {wall:.2f} s; 90th percentile "
-                                    f"{times[int(len(times) * 0.9)] * 1000:.1f} ms, slowest {times[-1] * 1000:.1f} ms")
+    return times[len(times) // 2], (
+        f"{len(times)} requests in {wall:.2f} s; 90th percentile "
+        f"{times[int(len(times) * 0.9)] * 1000:.1f} ms, slowest {times[-1] * 1000:.1f} ms"
+    )
 
 
 def compare_page_job(pegs: int, colors: int):
@@ -263,7 +274,7 @@ def compare_page_job(pegs: int, colors: int):
             client.get(url)
             times.append(time.perf_counter() - started)
         times.sort()
-        assert resp.status_code == 200 and b"table class=\"compare\"" in resp.data
+        assert resp.status_code == 200 and b'table class="compare"' in resp.data
         return cold, f"stored: median {times[len(times) // 2] * 1000:.1f} ms"
 
 

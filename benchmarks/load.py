@@ -24,9 +24,9 @@ import time
 from pathlib import Path
 from urllib.parse import urlencode
 
-ROOT = Path(__file__).resolve().parent.parent
-
 from .servers import free_port, wait_for_port
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def database_settings(database: str) -> dict:
@@ -37,20 +37,42 @@ def database_settings(database: str) -> dict:
 
 
 @contextlib.contextmanager
-def gunicorn(database: str, workers: int = 4, threads: int = 4, config: dict | None = None,
-             port: int | None = None):
+def gunicorn(database: str, workers: int = 4, threads: int = 4, config: dict | None = None, port: int | None = None):
     """A real gunicorn (in a process group of its own) on a loopback port,
     free unless given; yields (port, process). ``database`` is an SQLite
     path or a PostgreSQL URL; ``config`` may add ``REDIS_URL``."""
     port = port or free_port()
-    settings = {**database_settings(database), "REDIS_URL": None, "CREATE_RATE_LIMIT": "100000 per minute",
-                **(config or {})}
-    command = [str(Path(sys.executable).with_name("gunicorn")), "-c", "python:benchmarks.gunicorn_ready",
-               "--workers", str(workers), "--worker-class", "gthread", "--threads", str(threads),
-               "--bind", f"127.0.0.1:{port}", "--graceful-timeout", "2", f"webapp:create_app({settings!r})"]
+    settings = {
+        **database_settings(database),
+        "REDIS_URL": None,
+        "CREATE_RATE_LIMIT": "100000 per minute",
+        **(config or {}),
+    }
+    command = [
+        str(Path(sys.executable).with_name("gunicorn")),
+        "-c",
+        "python:benchmarks.gunicorn_ready",
+        "--workers",
+        str(workers),
+        "--worker-class",
+        "gthread",
+        "--threads",
+        str(threads),
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--graceful-timeout",
+        "2",
+        f"webapp:create_app({settings!r})",
+    ]
     ready = tempfile.mkdtemp(prefix="mastermind-ready-")
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               start_new_session=True, env={**os.environ, "MASTERMIND_READY_DIR": ready})
+    process = subprocess.Popen(
+        command,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        env={**os.environ, "MASTERMIND_READY_DIR": ready},
+    )
     try:
         wait_for_port(port, 60)
         deadline = time.time() + 60  # every worker has loaded the app (and its kernels)
@@ -113,8 +135,11 @@ class Player:
             guess = "".join(str(self.rng.randint(1, 6)) for _ in range(4))
             if self.htmx:
                 status, data = self.request(
-                    "POST", f"/games/{game}/guesses", urlencode({"guess": guess, "move": move}),
-                    {"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true"})
+                    "POST",
+                    f"/games/{game}/guesses",
+                    urlencode({"guess": guess, "move": move}),
+                    {"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true"},
+                )
                 if status != 200:
                     return
                 row = [r for r in data.decode().split('<li class="row"')[1:]][-1]
@@ -122,8 +147,11 @@ class Player:
                 white = int(row.split('data-white="')[1][0])
             else:
                 status, data = self.request(
-                    "POST", f"/api/games/{game}/guesses", json.dumps({"guess": guess, "move": move}),
-                    {"Content-Type": "application/json"})
+                    "POST",
+                    f"/api/games/{game}/guesses",
+                    json.dumps({"guess": guess, "move": move}),
+                    {"Content-Type": "application/json"},
+                )
                 if status != 200:
                     return
                 last = json.loads(data)["guesses"][-1]
@@ -155,10 +183,17 @@ def load(port: int | list[int], players: int, seconds: float, htmx_share: float 
     def pct(q):
         return times[min(len(times) - 1, int(len(times) * q))] * 1000 if times else float("nan")
 
-    return {"acks": acks, "guesses_per_s": len(acks) / wall, "requests": len(times),
-            "p50_ms": pct(0.5), "p90_ms": pct(0.9), "p99_ms": pct(0.99),
-            "errors": sum(p.errors for p in crowd), "seconds": wall,
-            "slowest": sorted(((t, p.ports) for p in crowd for t in p.times), reverse=True)[:5]}
+    return {
+        "acks": acks,
+        "guesses_per_s": len(acks) / wall,
+        "requests": len(times),
+        "p50_ms": pct(0.5),
+        "p90_ms": pct(0.9),
+        "p99_ms": pct(0.99),
+        "errors": sum(p.errors for p in crowd),
+        "seconds": wall,
+        "slowest": sorted(((t, p.ports) for p in crowd for t in p.times), reverse=True)[:5],
+    }
 
 
 def feedback(guess: str, secret: str) -> tuple[int, int]:
@@ -178,7 +213,8 @@ def verify(database: str, acks) -> dict:
     secrets = dict(db.execute("SELECT id, secret FROM games").fetchall())
     stored = {}
     for game, move, guess, black, white in db.execute(
-            "SELECT game_id, move, guess, black, white FROM guesses").fetchall():
+        "SELECT game_id, move, guess, black, white FROM guesses"
+    ).fetchall():
         stored.setdefault((game, move), []).append((guess, black, white))
     db.close()
     missing = duplicated = wrong = 0
@@ -215,8 +251,12 @@ def main(players: int = 32, seconds: float = 15, workers: int = 4) -> None:
         check = verify(database, result["acks"])
     print(f"load: {players} players, gunicorn {workers} gthread workers, {result['seconds']:.1f} s")
     print(f"{'guesses/s':>10} {'requests':>9} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'errors':>7}")
-    print(f"{result['guesses_per_s']:10.1f} {result['requests']:9d} {result['p50_ms']:8.1f} "
-          f"{result['p90_ms']:8.1f} {result['p99_ms']:8.1f} {result['errors']:7d}")
+    print(
+        f"{result['guesses_per_s']:10.1f} {result['requests']:9d} {result['p50_ms']:8.1f} "
+        f"{result['p90_ms']:8.1f} {result['p99_ms']:8.1f} {result['errors']:7d}"
+    )
     print("peak RSS per worker: " + ", ".join(f"{p:.0f} MiB" for p in peaks))
-    print(f"checked: {check['acknowledged']} acknowledged guesses; missing {check['missing']}, "
-          f"duplicated {check['duplicated']}, wrong feedback {check['wrong']}")
+    print(
+        f"checked: {check['acknowledged']} acknowledged guesses; missing {check['missing']}, "
+        f"duplicated {check['duplicated']}, wrong feedback {check['wrong']}"
+    )

@@ -30,16 +30,31 @@ JOBS = [
     ("start-up: mastermind --help", ["--help"], None, 5, False),
     ("suggest 4×6 after 1122 1,0", ["suggest", "1122:1,0"], None, 5, False),
     ("tree 4×6 knuth", ["analyse", "--strategy", "knuth"], None, 5, False),
-    ("tree 4×6 minimax-lex (peer: minmax)", ["analyse", "--strategy", "minimax-lex"],
-     ["-r", "mm", "-s", "minmax"], 5, False),
+    (
+        "tree 4×6 minimax-lex (peer: minmax)",
+        ["analyse", "--strategy", "minimax-lex"],
+        ["-r", "mm", "-s", "minmax"],
+        5,
+        False,
+    ),
     ("tree 4×6 entropy", ["analyse", "--strategy", "entropy"], ["-r", "mm", "-s", "entropy"], 5, False),
     ("optimal 4×5", ["optimal", "--pegs", "4", "--colors", "5"], ["-r", "p4c5r", "-s", "optimal"], 3, False),
     ("optimal 4×6", ["optimal", "--pegs", "4", "--colors", "6"], ["-r", "mm", "-s", "optimal"], 3, False),
     ("tree 5×8 knuth", ["analyse", "--pegs", "5", "--colors", "8", "--strategy", "knuth"], None, 2, False),
-    ("tree 5×8 minimax-lex (peer: minmax)", ["analyse", "--pegs", "5", "--colors", "8", "--strategy", "minimax-lex"],
-     ["-r", "lg", "-s", "minmax"], 2, False),
-    ("tree 5×8 entropy", ["analyse", "--pegs", "5", "--colors", "8", "--strategy", "entropy"],
-     ["-r", "lg", "-s", "entropy"], 2, False),
+    (
+        "tree 5×8 minimax-lex (peer: minmax)",
+        ["analyse", "--pegs", "5", "--colors", "8", "--strategy", "minimax-lex"],
+        ["-r", "lg", "-s", "minmax"],
+        2,
+        False,
+    ),
+    (
+        "tree 5×8 entropy",
+        ["analyse", "--pegs", "5", "--colors", "8", "--strategy", "entropy"],
+        ["-r", "lg", "-s", "entropy"],
+        2,
+        False,
+    ),
     ("optimal 4×7", ["optimal", "--pegs", "4", "--colors", "7"], ["-r", "p4c7r", "-s", "optimal"], 1, True),
 ]
 
@@ -50,8 +65,9 @@ def timed(command: list[str], threads: int | None = None) -> tuple[float, float,
     env = {**os.environ, "PYTHONWARNINGS": "ignore"}
     if threads:
         env["NUMBA_NUM_THREADS"] = str(threads)
-    result = subprocess.run(["/usr/bin/time", "-f", "%e %M", *command], capture_output=True, text=True,
-                            cwd=ROOT, env=env)
+    result = subprocess.run(
+        ["/usr/bin/time", "-f", "%e %M", *command], capture_output=True, text=True, cwd=ROOT, env=env
+    )
     if result.returncode != 0:
         raise RuntimeError(f"{command} failed: {result.stderr[-500:]}")
     seconds, kib = result.stderr.strip().splitlines()[-1].split()
@@ -91,8 +107,15 @@ def run(peer: str | None, slow: bool = False, only: str | None = None, threads: 
                 theirs.append(seconds)
                 theirs_mem = max(theirs_mem, mib)
                 theirs_total = total_in(out)
-        row = {"job": name, "ours": ours, "ours_mib": ours_mem, "ours_total": ours_total,
-               "peer": theirs, "peer_mib": theirs_mem, "peer_total": theirs_total}
+        row = {
+            "job": name,
+            "ours": ours,
+            "ours_mib": ours_mem,
+            "ours_total": ours_total,
+            "peer": theirs,
+            "peer_mib": theirs_mem,
+            "peer_total": theirs_total,
+        }
         rows.append(row)
         print_row(row, bool(peer))
     return rows
@@ -114,7 +137,7 @@ def print_row(r: dict, with_peer: bool) -> None:
         peer_total = str(r["peer_total"])
         if r["peer_total"] != r["ours_total"]:
             peer_total += "*"  # a different tie rule: see the README
-        line += (f" {span(r['peer']):>12} {r['peer_mib']:9.1f} {peer_total:>7} {ratio:9.1f}× {memory:11.0f}×")
+        line += f" {span(r['peer']):>12} {r['peer_mib']:9.1f} {peer_total:>7} {ratio:9.1f}× {memory:11.0f}×"
     print(line, flush=True)
 
 

@@ -29,8 +29,13 @@ def round_trips(database_url: str | None, folder: str) -> dict[str, int]:
     (on PostgreSQL each is one network round trip)."""
     from webapp import create_app
 
-    config = {"DATABASE_URL": database_url, "DATABASE": str(Path(folder) / "trips.sqlite3"),
-              "REDIS_URL": None, "JOBS_CONSUMER": "none", "CREATE_RATE_LIMIT": "1000 per minute"}
+    config = {
+        "DATABASE_URL": database_url,
+        "DATABASE": str(Path(folder) / "trips.sqlite3"),
+        "REDIS_URL": None,
+        "JOBS_CONSUMER": "none",
+        "CREATE_RATE_LIMIT": "1000 per minute",
+    }
     app = create_app(config)
     backend = app.extensions["store"]
     counted = {"n": 0}
@@ -62,10 +67,14 @@ def round_trips(database_url: str | None, folder: str) -> dict[str, int]:
 
     client.post("/api/games", json={})  # the first request also sweeps abandoned games: not typical
     game = count("new game (API)", "/api/games", json={}, method=client.post).get_json()
-    count("guess (API)", f"/api/games/{game['id']}/guesses", json={"guess": "1122", "move": 1},
-          method=client.post)
-    count("guess (htmx board)", f"/games/{game['id']}/guesses", data={"guess": "3344", "move": 2},
-          headers={"HX-Request": "true"}, method=client.post)
+    count("guess (API)", f"/api/games/{game['id']}/guesses", json={"guess": "1122", "move": 1}, method=client.post)
+    count(
+        "guess (htmx board)",
+        f"/games/{game['id']}/guesses",
+        data={"guess": "3344", "move": 2},
+        headers={"HX-Request": "true"},
+        method=client.post,
+    )
     count("board page", f"/games/{game['id']}", method=client.get)
     backend.close()
     return trips
@@ -94,13 +103,19 @@ def run(players: int = 32, seconds: float = 12, workers: int = 4) -> list[dict]:
 
 def main(players: int = 32, seconds: float = 12, workers: int = 4) -> None:
     rows, trips = run(players, seconds, workers)
-    print(f"scale: {players} players for {seconds:.0f} s per set-up; each server gunicorn with {workers} "
-          "gthread workers × 4 threads; half the players use the htmx board, half the API")
-    print(f"{'set-up':32} {'guesses/s':>10} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7} "
-          f"{'acked':>7} {'missing':>8} {'doubled':>8} {'wrong':>6}")
+    print(
+        f"scale: {players} players for {seconds:.0f} s per set-up; each server gunicorn with {workers} "
+        "gthread workers × 4 threads; half the players use the htmx board, half the API"
+    )
+    print(
+        f"{'set-up':32} {'guesses/s':>10} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7} "
+        f"{'acked':>7} {'missing':>8} {'doubled':>8} {'wrong':>6}"
+    )
     for r in rows:
-        print(f"{r['setup']:32} {r['guesses_per_s']:10.1f} {r['p50_ms']:8.1f} {r['p99_ms']:8.1f} "
-              f"{r['errors']:7d} {r['acknowledged']:7d} {r['missing']:8d} {r['duplicated']:8d} {r['wrong']:6d}")
+        print(
+            f"{r['setup']:32} {r['guesses_per_s']:10.1f} {r['p50_ms']:8.1f} {r['p99_ms']:8.1f} "
+            f"{r['errors']:7d} {r['acknowledged']:7d} {r['missing']:8d} {r['duplicated']:8d} {r['wrong']:6d}"
+        )
     print()
     print("database statements per request (on PostgreSQL each is one round trip):")
     names = list(next(iter(trips.values())))

@@ -30,8 +30,10 @@ def free_port() -> int:
 
 def postgres_bin(name: str) -> str:
     """A PostgreSQL server program (initdb, pg_ctl) from Debian's newest installed version."""
-    found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"),
-                   key=lambda p: int(p.split("/")[4]) if p.split("/")[4].isdigit() else 0)
+    found = sorted(
+        glob.glob(f"/usr/lib/postgresql/*/bin/{name}"),
+        key=lambda p: int(p.split("/")[4]) if p.split("/")[4].isdigit() else 0,
+    )
     if found:
         return found[-1]
     path = shutil.which(name)
@@ -60,8 +62,12 @@ class PostgresURL(str):
     server and start it again (for tests of an outage)."""
 
     def control(self, *args: str) -> None:
-        subprocess.run(_as_server_user([postgres_bin("pg_ctl"), "-D", self.data, *args]),
-                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(
+            _as_server_user([postgres_bin("pg_ctl"), "-D", self.data, *args]),
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
 
     def stop(self) -> None:
         self.control("-m", "immediate", "-w", "stop")
@@ -79,9 +85,25 @@ def postgresql(durable: bool = False):
     if os.geteuid() == 0:
         shutil.chown(folder, "postgres", "postgres")
     port = free_port()
-    subprocess.run(_as_server_user([postgres_bin("initdb"), "-D", data, "-U", "mastermind", "--auth=trust",
-                                    "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"]),
-                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    subprocess.run(
+        _as_server_user(
+            [
+                postgres_bin("initdb"),
+                "-D",
+                data,
+                "-U",
+                "mastermind",
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--locale=C.UTF-8",
+                "--no-sync",
+            ]
+        ),
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     server = f"postgresql://mastermind@127.0.0.1:{port}"
     url = PostgresURL(f"{server}/mastermind")
     url.data, url.log = data, os.path.join(folder, "log")
@@ -109,9 +131,11 @@ def redis():
         raise RuntimeError("redis-server not found: install Debian's redis-server package (make test does)")
     folder = tempfile.mkdtemp(prefix="mastermind-redis-")
     port = free_port()
-    process = subprocess.Popen([program, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                                "--appendonly", "no", "--dir", folder],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [program, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", folder],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         wait_for_port(port)
         yield f"redis://127.0.0.1:{port}/0"

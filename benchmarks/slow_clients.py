@@ -87,8 +87,9 @@ def main_config(site: str, folder: str) -> str:
     """A main configuration like Debian's /etc/nginx/nginx.conf around ``site``,
     with every file it writes in ``folder``."""
     user = "user www-data;" if os.geteuid() == 0 and _has_user("www-data") else ""
-    temp = "\n".join(f"    {kind}_temp_path {folder}/{kind};" for kind in ("client_body", "proxy", "fastcgi",
-                                                                           "uwsgi", "scgi"))
+    temp = "\n".join(
+        f"    {kind}_temp_path {folder}/{kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
     site = "\n".join(("    " + line) if line else line for line in site.splitlines())
     return f"""# Made by benchmarks/slow_clients.py from deploy/nginx.conf; deleted afterwards.
 daemon off;
@@ -140,8 +141,9 @@ def nginx(upstream_port: int):
         check = subprocess.run([*command, "-t", "-q"], check=False, capture_output=True, text=True)
         if check.returncode:
             raise RuntimeError(f"nginx refused the configuration:\n{check.stderr}")
-        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                   start_new_session=True)
+        process = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        )
         try:
             wait_for_port(port, 10)
             started = process.poll() is None
@@ -271,11 +273,17 @@ def probe(port: int, count: int, interval: float, timeout: float) -> list[tuple[
 
 def summary(path: str, trickling: bool, results, cut: int = 0) -> dict:
     answered = [s for outcome, s in results if outcome == "answered"]
-    return {"path": path, "trickling": trickling, "requests": len(results), "answered": len(answered),
-            "median_ms": statistics.median(answered) * 1000 if answered else None,
-            "max_ms": max(answered) * 1000 if answered else None,
-            "timeouts": sum(outcome == "timeout" for outcome, _ in results),
-            "errors": sum(outcome == "error" for outcome, _ in results), "cut": cut}
+    return {
+        "path": path,
+        "trickling": trickling,
+        "requests": len(results),
+        "answered": len(answered),
+        "median_ms": statistics.median(answered) * 1000 if answered else None,
+        "max_ms": max(answered) * 1000 if answered else None,
+        "timeouts": sum(outcome == "timeout" for outcome, _ in results),
+        "errors": sum(outcome == "error" for outcome, _ in results),
+        "cut": cut,
+    }
 
 
 def recover(port: int, seconds: float = 15) -> None:
@@ -292,9 +300,11 @@ def run(clients: int = 50, seconds: float = 20, interval: float = 0.5, timeout: 
     nginx_program()  # say so at once when nginx is missing, before gunicorn starts
     rows = []
     count = int((seconds - 1) / interval)  # requests under trickling, from 1 s in to the end
-    with tempfile.TemporaryDirectory() as folder, \
-            gunicorn(str(Path(folder) / "slow.sqlite3"), workers=4, threads=4) as (direct, _), \
-            nginx(direct) as (proxied, version):
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        gunicorn(str(Path(folder) / "slow.sqlite3"), workers=4, threads=4) as (direct, _),
+        nginx(direct) as (proxied, version),
+    ):
         for path, port in (("direct", direct), ("nginx", proxied)):
             recover(port)
             for _ in range(16):  # every worker has rendered the page once
@@ -309,14 +319,20 @@ def run(clients: int = 50, seconds: float = 20, interval: float = 0.5, timeout: 
 
 def main(clients: int = 50, seconds: float = 20) -> None:
     rows, version = run(clients, seconds)
-    print(f"slow clients: {clients} connections each sending a request line, then one header line a "
-          f"second, for {seconds:.0f} s; GET / every 0.5 s meanwhile (5 s timeout)")
+    print(
+        f"slow clients: {clients} connections each sending a request line, then one header line a "
+        f"second, for {seconds:.0f} s; GET / every 0.5 s meanwhile (5 s timeout)"
+    )
     print(f"gunicorn 4 gthread workers × 4 threads (as make serve); nginx {version} with deploy/nginx.conf")
-    print(f"{'path':8} {'trickling':>9} {'requests':>9} {'answered':>9} {'median ms':>10} {'max ms':>8} "
-          f"{'timeouts':>9} {'errors':>7} {'slow conns cut':>15}")
+    print(
+        f"{'path':8} {'trickling':>9} {'requests':>9} {'answered':>9} {'median ms':>10} {'max ms':>8} "
+        f"{'timeouts':>9} {'errors':>7} {'slow conns cut':>15}"
+    )
     for r in rows:
         median = "-" if r["median_ms"] is None else f"{r['median_ms']:.1f}"
         peak = "-" if r["max_ms"] is None else f"{r['max_ms']:.1f}"
         cut = str(r["cut"]) if r["trickling"] else "-"
-        print(f"{r['path']:8} {'yes' if r['trickling'] else 'no':>9} {r['requests']:9d} {r['answered']:9d} "
-              f"{median:>10} {peak:>8} {r['timeouts']:9d} {r['errors']:7d} {cut:>15}")
+        print(
+            f"{r['path']:8} {'yes' if r['trickling'] else 'no':>9} {r['requests']:9d} {r['answered']:9d} "
+            f"{median:>10} {peak:>8} {r['timeouts']:9d} {r['errors']:7d} {cut:>15}"
+        )

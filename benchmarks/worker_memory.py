@@ -30,23 +30,39 @@ def main() -> None:
     from webapp import create_app
 
     folder = tempfile.mkdtemp(prefix="mastermind-memory-")
-    app = create_app({"DATABASE": os.path.join(folder, "games.sqlite3"), "DATABASE_URL": None, "REDIS_URL": None,
-                      "CREATE_RATE_LIMIT": "1000000 per minute", "JOBS_CONSUMER": "none",
-                      "JOBS_MAX": 1_000_000, "WARM_UP": True})
+    app = create_app(
+        {
+            "DATABASE": os.path.join(folder, "games.sqlite3"),
+            "DATABASE_URL": None,
+            "REDIS_URL": None,
+            "CREATE_RATE_LIMIT": "1000000 per minute",
+            "JOBS_CONSUMER": "none",
+            "JOBS_MAX": 1_000_000,
+            "WARM_UP": True,
+        }
+    )
     rows = [("started, kernels loaded", 0, 0.0, rss_mib(), peak_mib())]
     sweep = Sweep(app.test_client())
     started = time.perf_counter()
     for first in range(46):  # 46 positions one guess into 6×9, each a different reply
         guess = "112233"
         reply = f"{first % 4},{(first // 4) % 3}"
-        sweep.get("/solver/classroom", {"pegs": 6, "colors": 9, "strategy": "knuth" if first % 2 else "entropy",
-                                        "history": f"{guess}:{reply}" if first else ""})
+        sweep.get(
+            "/solver/classroom",
+            {
+                "pegs": 6,
+                "colors": 9,
+                "strategy": "knuth" if first % 2 else "entropy",
+                "history": f"{guess}:{reply}" if first else "",
+            },
+        )
     rows.append(("46 classroom requests, 6×9", sweep.count, time.perf_counter() - started, rss_mib(), peak_mib()))
     before, started = sweep.count, time.perf_counter()
     for size in SIZES:
         sweep_size(sweep, size)
-    rows.append((f"sweep of {len(SIZES)} sizes", sweep.count - before, time.perf_counter() - started,
-                 rss_mib(), peak_mib()))
+    rows.append(
+        (f"sweep of {len(SIZES)} sizes", sweep.count - before, time.perf_counter() - started, rss_mib(), peak_mib())
+    )
     app.extensions["jobs"].stop()
     print("one app process (a gunicorn worker's share), SQLite, jobs queued but not run")
     print(f"{'after':34} {'requests':>9} {'seconds':>8} {'RSS MiB':>8} {'peak MiB':>9}")

@@ -86,8 +86,10 @@ def db_path(tmp_path):
 def db_config(request, backend, db_path):
     """The configuration that puts an app on this test's database."""
     if backend == "postgresql":
-        return {"DATABASE_URL": request.getfixturevalue("postgresql_url"),
-                "REDIS_URL": request.getfixturevalue("redis_url")}
+        return {
+            "DATABASE_URL": request.getfixturevalue("postgresql_url"),
+            "REDIS_URL": request.getfixturevalue("redis_url"),
+        }
     return {"DATABASE": db_path, "DATABASE_URL": None, "REDIS_URL": None}
 
 
@@ -138,8 +140,13 @@ def browser_type_launch_args(browser_type_launch_args):
         **browser_type_launch_args,
         "executable_path": CHROMIUM,
         "args": [
-            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
         ],
     }
 

@@ -24,11 +24,22 @@ def pages(app, client):
     challenge = client.post("/api/challenges", json={"secret": "1234"}).get_json()
     codemaker = client.post("/api/codemaker", json={}).get_json()
     return [
-        "/", f"/games/{playing.id}", f"/games/{won.id}", f"/watch/{watch}",
-        "/solver/optimal-game?step=3", "/solver/classroom?history=1122:1,0",
-        "/solver/classroom?history=1122:1,0&presenter=1", "/solver/compare", "/solver/tree?open=1,0",
-        "/challenges/new", challenge["url"], challenge["results_page"], "/codemaker", codemaker["url"],
-        "/replay/4x6/aot?g=1122.1344.3526&step=4", "/no-such-page",
+        "/",
+        f"/games/{playing.id}",
+        f"/games/{won.id}",
+        f"/watch/{watch}",
+        "/solver/optimal-game?step=3",
+        "/solver/classroom?history=1122:1,0",
+        "/solver/classroom?history=1122:1,0&presenter=1",
+        "/solver/compare",
+        "/solver/tree?open=1,0",
+        "/challenges/new",
+        challenge["url"],
+        challenge["results_page"],
+        "/codemaker",
+        codemaker["url"],
+        "/replay/4x6/aot?g=1122.1344.3526&step=4",
+        "/no-such-page",
     ]
 
 

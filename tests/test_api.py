@@ -15,7 +15,13 @@ def test_create_with_defaults(client):
     assert resp.status_code == 201
     data = resp.get_json()
     assert {k: data[k] for k in ("pegs", "colors", "max_guesses", "distinct", "status", "guesses")} == {
-        "pegs": 4, "colors": 6, "max_guesses": 10, "distinct": False, "status": "playing", "guesses": []}
+        "pegs": 4,
+        "colors": 6,
+        "max_guesses": 10,
+        "distinct": False,
+        "status": "playing",
+        "guesses": [],
+    }
     assert "secret" not in data
     assert data["url"] == f"/games/{data['id']}"
 
@@ -26,12 +32,18 @@ def test_create_custom_and_fetch(client):
     assert again.status_code == 200 and again.get_json() == data
 
 
-@pytest.mark.parametrize("body, words", [
-    ({"pegs": 99}, "Pegs must be from 2 to 6, not 99."), ({"colors": 1}, "Colours must be from 2 to 9"),
-    ({"pegs": "4"}, "Pegs must be a whole number from 2 to 6"),
-    ({"max_guesses": 0}, "Guesses allowed must be from 1 to 30, not 0."), ({"distinct": "yes"}, "true or false"),
-    ({"pegs": 5, "colors": 4, "distinct": True}, "at least 5 colours"), ([1, 2], "object"),
-])
+@pytest.mark.parametrize(
+    "body, words",
+    [
+        ({"pegs": 99}, "Pegs must be from 2 to 6, not 99."),
+        ({"colors": 1}, "Colours must be from 2 to 9"),
+        ({"pegs": "4"}, "Pegs must be a whole number from 2 to 6"),
+        ({"max_guesses": 0}, "Guesses allowed must be from 1 to 30, not 0."),
+        ({"distinct": "yes"}, "true or false"),
+        ({"pegs": 5, "colors": 4, "distinct": True}, "at least 5 colours"),
+        ([1, 2], "object"),
+    ],
+)
 def test_create_rejects_bad_settings(client, body, words):
     resp = client.post("/api/games", json=body)
     assert resp.status_code == 400
@@ -51,11 +63,19 @@ def game(app):
         return store.create_game(GameSize(), 3, Code.parse("1234", GameSize()))
 
 
-@pytest.mark.parametrize("body, words", [
-    ({"guess": "112"}, "has 3"), ({"guess": "1172"}, "Colour 7"), ({"guess": 1122}, "digits"),
-    ({"guess": None}, "digits"), ({"guess": "abcd"}, "not a colour"), ({}, "Send the guess"),
-    ({"guess": "1122", "move": "1"}, "move"), ({"guess": "x" * 5000}, "too long"),
-])
+@pytest.mark.parametrize(
+    "body, words",
+    [
+        ({"guess": "112"}, "has 3"),
+        ({"guess": "1172"}, "Colour 7"),
+        ({"guess": 1122}, "digits"),
+        ({"guess": None}, "digits"),
+        ({"guess": "abcd"}, "not a colour"),
+        ({}, "Send the guess"),
+        ({"guess": "1122", "move": "1"}, "move"),
+        ({"guess": "x" * 5000}, "too long"),
+    ],
+)
 def test_guess_rejects_bad_input_and_changes_nothing(client, game, body, words):
     resp = client.post(f"/api/games/{game.id}/guesses", json=body)
     assert resp.status_code == 400
@@ -109,8 +129,9 @@ def test_knuth_bot_wins_every_game_in_five(client):
         history = []
         while game["status"] == "playing":
             guess = best_guess("knuth", size, history).guess
-            game = client.post(f"/api/games/{game['id']}/guesses",
-                               json={"guess": str(guess), "move": len(history) + 1}).get_json()
+            game = client.post(
+                f"/api/games/{game['id']}/guesses", json={"guess": str(guess), "move": len(history) + 1}
+            ).get_json()
             row = game["guesses"][-1]
             history.append((guess, Feedback(row["black"], row["white"])))
             if game["status"] == "playing":

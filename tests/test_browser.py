@@ -38,7 +38,9 @@ def check_rows(page, game, secret: str, guesses: list[str]):
         reply = feedback(Code.parse(guess, game.size), s)
         assert row.get_attribute("data-guess") == guess
         assert (int(row.get_attribute("data-black")), int(row.get_attribute("data-white"))) == (
-            reply.black, reply.white)
+            reply.black,
+            reply.white,
+        )
         expect(row.locator(".reply-text")).to_have_text(reply.describe())
         expect(row.locator(".key.black")).to_have_count(reply.black)
         expect(row.locator(".key.white")).to_have_count(reply.white)
@@ -135,7 +137,6 @@ def test_digits_typed_outside_the_field(page, live_server, app):
     expect(page.locator(".slots .peg.filled")).to_have_count(4)
 
 
-
 def test_play_without_javascript(nojs_page, live_server, app):
     page = nojs_page
     start(page, live_server, "Distinct")
@@ -150,8 +151,9 @@ def test_play_without_javascript(nojs_page, live_server, app):
             expect(page.locator("#guess-error")).to_contain_text("has 2")
     played.remove("12")
     page.get_by_role("button", name="Show codes still possible").click()
-    history = [(Code.parse(g, game.size), feedback(Code.parse(g, game.size), Code.parse(secret, game.size)))
-               for g in played]
+    history = [
+        (Code.parse(g, game.size), feedback(Code.parse(g, game.size), Code.parse(secret, game.size))) for g in played
+    ]
     left = candidates(game.size, history)
     expect(page.locator("#possible-count")).to_have_text(str(len(left)))
     if len(left) <= 50:  # the codes themselves, as pegs
@@ -243,12 +245,17 @@ def test_back_shows_the_board_as_it_is(page, live_server, app):
 def test_no_content_security_policy_violations(page, live_server, app):
     """Every page works under the Content-Security-Policy: nothing blocked."""
     violations = []
-    page.on("console", lambda msg: violations.append(msg.text)
-            if "Content Security Policy" in msg.text else None)
+    page.on("console", lambda msg: violations.append(msg.text) if "Content Security Policy" in msg.text else None)
     start(page, live_server)
     page.locator('.palette button[data-color="1"]').click()
-    for url in ("/solver/optimal-game?step=2", "/solver/classroom?history=1122:1,0",
-                "/solver/compare", "/solver/tree?open=1,0", "/challenges/new", "/codemaker"):
+    for url in (
+        "/solver/optimal-game?step=2",
+        "/solver/classroom?history=1122:1,0",
+        "/solver/compare",
+        "/solver/tree?open=1,0",
+        "/challenges/new",
+        "/codemaker",
+    ):
         page.goto(live_server.url + url)
         page.wait_for_load_state()
     page.keyboard.press("ArrowRight")

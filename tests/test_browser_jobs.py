@@ -10,9 +10,9 @@ import pytest
 from playwright.sync_api import expect
 
 from webapp import create_app, store
-from webapp.compare import compared
 from webapp.engine import GameSize, best_guess
 from webapp.engine.codes import parse_history
+from webapp.web.solver.compare import compared
 
 SHOTS = Path(__file__).resolve().parent.parent / "test-results"
 
@@ -85,12 +85,12 @@ def test_tree_by_mouse_and_keyboard(page, live_server):
     expect(page.locator('#branches-2 > li[data-reply="0,2"] .node h3 .code-text')).to_have_text(str(third))
     # Opening a sibling closes the other branch, as the URL says.
     page.locator('#branches-1 > li[data-reply="0,1"] a.toggle').click()
-    expect(page.locator('#branches-1 > li.open')).to_have_count(1)
+    expect(page.locator("#branches-1 > li.open")).to_have_count(1)
     expect(page.locator('#branches-1 > li[data-reply="0,1"]')).to_have_class(re.compile("open"))
     assert page.evaluate("window.sameDocument")
     shot(page, "tree.png")
     page.locator('#branches-1 > li[data-reply="0,1"] a.toggle', has_text="Close").click()
-    expect(page.locator('#branches-1 > li.open')).to_have_count(0)
+    expect(page.locator("#branches-1 > li.open")).to_have_count(0)
     expect(page.locator('#branches-1 > li[data-reply="0,1"] a.toggle')).to_be_focused()
 
 

@@ -5,9 +5,9 @@ breaking a code the player answers for."""
 from pathlib import Path
 
 import pytest
+from conftest import LiveServer
 from playwright.sync_api import expect
 
-from conftest import LiveServer
 from webapp import create_app, store
 from webapp.engine import Code, Feedback, GameSize, candidates, feedback
 
@@ -69,7 +69,8 @@ def test_replay_on_an_empty_server(page, live_server, app, empty_server, browser
     for row, guess in zip(rows.all(), played):
         reply = feedback(Code.parse(guess, GameSize()), Code.parse(secret, GameSize()))
         assert row.get_attribute("data-guess") == guess
-        assert (row.get_attribute("data-black"), row.get_attribute("data-white")) == (str(reply.black), str(reply.white))
+        shown = (row.get_attribute("data-black"), row.get_attribute("data-white"))
+        assert shown == (str(reply.black), str(reply.white))
     expect(fresh.locator("#versus .secret-text")).to_have_text(secret)
     expect(fresh.locator("#versus")).to_contain_text("Knuth")
     fresh.keyboard.press("Home")
@@ -139,11 +140,13 @@ def test_computer_breaks_my_code(page, live_server):
     second = Code.parse(page.locator(".current-guess").inner_text(), size)
     history = [(Code.parse("1122", size), Feedback(0, 4))]
     possible = {feedback(second, Code.from_index(int(i), size)) for i in candidates(size, history)}
-    wrong = next(Feedback(b, w) for b in range(5) for w in range(5 - b)
-                 if (b, w) != (3, 1) and Feedback(b, w) not in possible)
+    wrong = next(
+        Feedback(b, w) for b in range(5) for w in range(5 - b) if (b, w) != (3, 1) and Feedback(b, w) not in possible
+    )
     answer(page, wrong.black, wrong.white)
     expect(page.locator("#codemaker-error")).to_contain_text(
-        f"No code gives 1122 → 0,4, {second} → {wrong.key} together")
+        f"No code gives 1122 → 0,4, {second} → {wrong.key} together"
+    )
     expect(page.locator("#codemaker ol.rows > li")).to_have_count(1)
     page.get_by_role("button", name="Take back the last answer").click()
     expect(page.locator("#codemaker ol.rows > li")).to_have_count(0)

@@ -26,7 +26,6 @@ def expect_guesses(page, count):
     assert [rows(page).nth(i).get_attribute("data-guess") for i in range(count)] == LINE[:count]
 
 
-
 def test_optimal_game_by_buttons_and_keys(page, live_server, browser):
     page.goto(live_server.url + "/solver/optimal-game?pegs=4&colors=6&step=0")
     expect_guesses(page, 0)
@@ -132,6 +131,7 @@ def test_classroom_presenter_mode(page, live_server, browser):
     expect(page.locator("#step ol.rows > li")).to_have_count(0)
     steps = play_classroom(page, "3632")
     from webapp.engine import Code
+
     size = GameSize()
     assert steps == analyse("knuth", size).depths[Code.parse("3632", size).index(size)]
     shot(page, "classroom-solved.png")
@@ -149,7 +149,8 @@ def test_classroom_on_a_phone(page, live_server):
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(live_server.url + "/solver/classroom?pegs=4&colors=6&strategy=entropy&history=1234:0,2")
     expect(page.locator(".chosen-code")).to_have_text(
-        str(adversary_line(get_strategy("entropy"), GameSize(), GREEDY).rows[1].guess))
+        str(adversary_line(get_strategy("entropy"), GameSize(), GREEDY).rows[1].guess)
+    )
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390  # nothing forces sideways scrolling
     shot(page, "classroom-phone.png")

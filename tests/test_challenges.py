@@ -56,7 +56,10 @@ def test_results_list_each_player(client, challenge):
     data = client.get(challenge["results_url"]).get_json()
     players = data["players"]
     assert [(p["name"], p["status"], p["guesses"]) for p in players] == [
-        ("Ann", "won", 2), ("anonymous", "lost", 10), ("Cy", "playing", 1)]
+        ("Ann", "won", 2),
+        ("anonymous", "lost", 10),
+        ("Cy", "playing", 1),
+    ]
     assert players[0]["replay_url"].startswith("/replay/4x6/") and players[2]["replay_url"] is None
     knuth = analyse("knuth", SIZE)
     assert data["benchmarks"]["knuth"] == knuth.depths[Code.parse("5241", SIZE).index(SIZE)]
@@ -75,14 +78,17 @@ def test_wrong_results_key_is_not_found(client, challenge):
     assert client.get("/c/nope").status_code == 404
 
 
-@pytest.mark.parametrize("body,words", [
-    ({"secret": "1279"}, "Colour 7, 9 is not in this game"),
-    ({"secret": "12"}, "A code has 4 colours"),
-    ({"secret": 1234}, "written as digits"),
-    ({"pegs": 9}, "Pegs must be from 2 to 6"),
-    ({"secret": "1123", "distinct": True}, "different colours"),
-    ({"max_guesses": 0}, "Guesses allowed must be from 1 to 30"),
-])
+@pytest.mark.parametrize(
+    "body,words",
+    [
+        ({"secret": "1279"}, "Colour 7, 9 is not in this game"),
+        ({"secret": "12"}, "A code has 4 colours"),
+        ({"secret": 1234}, "written as digits"),
+        ({"pegs": 9}, "Pegs must be from 2 to 6"),
+        ({"secret": "1123", "distinct": True}, "different colours"),
+        ({"max_guesses": 0}, "Guesses allowed must be from 1 to 30"),
+    ],
+)
 def test_bad_challenges(client, body, words):
     resp = client.post("/api/challenges", json=body)
     assert resp.status_code == 400 and words in resp.get_json()["error"]
@@ -152,6 +158,7 @@ def test_thirty_players_at_once(app, challenge):
     server.shutdown()
     assert not errors
     from webapp import store
+
     with app.app_context():
         players = store.challenge_players(store.load_challenge(challenge["id"]))
     depth = int(analyse("knuth", SIZE).depths[Code.parse("5241", SIZE).index(SIZE)])
@@ -193,9 +200,18 @@ def test_the_browser_cookie_ties_page_games(client, challenge):
     assert fresh.post(page, data={"name": "Gus"}).headers["Location"] != first.headers["Location"]
 
 
-@pytest.mark.parametrize("name,status,kept", [
-    (["Ann"], 400, None), ({"n": 1}, 400, None), (7, 400, None), (True, 400, None),
-    ("An\u202en", 201, "Ann"), ("A\x00n\x1bn", 201, "Ann"), ("  Ann \u2066 ", 201, "Ann")])
+@pytest.mark.parametrize(
+    "name,status,kept",
+    [
+        (["Ann"], 400, None),
+        ({"n": 1}, 400, None),
+        (7, 400, None),
+        (True, 400, None),
+        ("An\u202en", 201, "Ann"),
+        ("A\x00n\x1bn", 201, "Ann"),
+        ("  Ann \u2066 ", 201, "Ann"),
+    ],
+)
 def test_names_are_plain_text(client, challenge, name, status, kept):
     resp = client.post(f"/api/challenges/{challenge['id']}/games", json={"name": name})
     assert resp.status_code == status

@@ -35,15 +35,25 @@ def test_analyse_all_json():
     data = json.loads(out)
     assert [d["strategy"] for d in data][:3] == ["simple", "random", "knuth"]
     for d in data:
-        assert set(d) == {"pegs", "colors", "distinct", "strategy", "total", "mean", "stddev", "max",
-                          "first_guess", "histogram", "seconds"}
+        assert set(d) == {
+            "pegs",
+            "colors",
+            "distinct",
+            "strategy",
+            "total",
+            "mean",
+            "stddev",
+            "max",
+            "first_guess",
+            "histogram",
+            "seconds",
+        }
         assert sum(d["histogram"].values()) == 64
 
 
 def test_analyse_distinct_and_tree(tmp_path):
     tree = tmp_path / "tree.json"
-    status, out = run("analyse", "--pegs", "3", "--colors", "4", "--distinct", "--json",
-                      "--tree", str(tree))
+    status, out = run("analyse", "--pegs", "3", "--colors", "4", "--distinct", "--json", "--tree", str(tree))
     assert status == 0 and json.loads(out)[0]["distinct"] is True
     root = json.loads(tree.read_text())
     assert set(root) == {"guess", "children"} and "3,0" in json.dumps(root)
@@ -55,16 +65,19 @@ def test_suggest():
     assert "256 codes remain. knuth guesses 1344 (largest class: 44)." in out
 
 
-@pytest.mark.parametrize("args, words", [
-    (["analyse", "--strategy", "nope"], "unknown strategy"),
-    (["analyse", "--pegs", "9"], "Pegs must be from 2 to 6"),
-    (["analyse", "--pegs", "6", "--colors", "9"], "analysis goes up to"),
-    (["suggest", "1122:3,1"], "can never happen"),
-    (["suggest", "1122:1,0", "3456:4,0"], "No secret fits"),
-    (["suggest", "11x2:1,0"], "not a colour"),
-    (["suggest", "1122"], "GUESS:BLACK,WHITE"),
-    (["frobnicate"], "invalid choice"),
-])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["analyse", "--strategy", "nope"], "unknown strategy"),
+        (["analyse", "--pegs", "9"], "Pegs must be from 2 to 6"),
+        (["analyse", "--pegs", "6", "--colors", "9"], "analysis goes up to"),
+        (["suggest", "1122:3,1"], "can never happen"),
+        (["suggest", "1122:1,0", "3456:4,0"], "No secret fits"),
+        (["suggest", "11x2:1,0"], "not a colour"),
+        (["suggest", "1122"], "GUESS:BLACK,WHITE"),
+        (["frobnicate"], "invalid choice"),
+    ],
+)
 def test_bad_arguments_exit_2_with_one_line(args, words, capsys):
     status, out = run(*args)
     err = capsys.readouterr().err
@@ -74,8 +87,9 @@ def test_bad_arguments_exit_2_with_one_line(args, words, capsys):
 
 def test_console_script_is_installed():
     script = Path(sys.executable).with_name("mastermind")
-    result = subprocess.run([str(script), "suggest", "--pegs", "3", "--colors", "3"],
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [str(script), "suggest", "--pegs", "3", "--colors", "3"], capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0 and "27 codes remain" in result.stdout
 
 
@@ -91,10 +105,16 @@ def test_progress_bar_shows_time_left():
 
 def test_json_keeps_progress_off_stdout():
     result = subprocess.run(
-        [sys.executable, "-c",
-         "import sys, webapp.cli as c; c.Progress.__init__.__defaults__ = (None, 0.0, 30);"
-         "sys.exit(c.main(['analyse', '--pegs', '4', '--colors', '4', '--json']))"],
-        capture_output=True, text=True, timeout=120)
+        [
+            sys.executable,
+            "-c",
+            "import sys, webapp.cli as c; c.Progress.__init__.__defaults__ = (None, 0.0, 30);"
+            "sys.exit(c.main(['analyse', '--pegs', '4', '--colors', '4', '--json']))",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0
     json.loads(result.stdout)
     assert "[" in result.stderr and "left" in result.stderr
@@ -132,8 +152,7 @@ def test_strategy_all_includes_optimal_where_available():
 def test_line_matches_the_page_api(client):
     status, out = run("line", "--strategy", "optimal", "--adversary", "deepest", "--json")
     assert status == 0
-    assert json.loads(out) == client.get(
-        "/api/solver/optimal-game?strategy=optimal&adversary=deepest").get_json()
+    assert json.loads(out) == client.get("/api/solver/optimal-game?strategy=optimal&adversary=deepest").get_json()
     status, out = run("line")
     lines = out.strip().splitlines()
     assert lines[0] == "4×6: best-candidate against the greedy adversary, 5 guesses"

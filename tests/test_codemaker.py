@@ -20,14 +20,16 @@ def play_honestly(client, size, secret, strategy="knuth"):
     guesses = 0
     while state["status"] == "guessing":
         reply = feedback(Code.parse(state["guess"], size), secret)
-        state = client.post(f"/api/codemaker/{state['id']}/feedback",
-                            json={"black": reply.black, "white": reply.white}).get_json()
+        state = client.post(
+            f"/api/codemaker/{state['id']}/feedback", json={"black": reply.black, "white": reply.white}
+        ).get_json()
         guesses += 1
     return state, guesses
 
 
-@pytest.mark.parametrize("size,strategy", [(GameSize(3, 4), "knuth"), (GameSize(3, 4), "entropy"),
-                                           (GameSize(3, 5, True), "knuth")])
+@pytest.mark.parametrize(
+    "size,strategy", [(GameSize(3, 4), "knuth"), (GameSize(3, 4), "entropy"), (GameSize(3, 5, True), "knuth")]
+)
 def test_every_secret_found_as_the_tree_says(client, size, strategy):
     depths = analyse(strategy, size).depths
     for index, depth in zip(secret_indices(size), depths):
@@ -53,11 +55,16 @@ def test_contradiction_is_explained_and_changes_nothing(client):
     # A reply to the second guess that no code left can give, found by the engine.
     from webapp.engine import candidates
     from webapp.engine.codes import parse_history
+
     size = GameSize()
     history = parse_history("1122:1,0", size)
     possible = {feedback(Code.parse(second, size), Code.from_index(int(i), size)) for i in candidates(size, history)}
-    impossible = next((b, w) for b in range(5) for w in range(5 - b)
-                      if (b, w) != (3, 1) and (b, w) not in {(r.black, r.white) for r in possible})
+    impossible = next(
+        (b, w)
+        for b in range(5)
+        for w in range(5 - b)
+        if (b, w) != (3, 1) and (b, w) not in {(r.black, r.white) for r in possible}
+    )
     resp = client.post(f"/api/codemaker/{gid}/feedback", json={"black": impossible[0], "white": impossible[1]})
     assert resp.status_code == 400
     assert f"No code gives 1122 → 1,0, {second} → {impossible[0]},{impossible[1]} together" in resp.get_json()["error"]
@@ -65,14 +72,17 @@ def test_contradiction_is_explained_and_changes_nothing(client):
     assert after["history"] == state["history"] and after["guess"] == second
 
 
-@pytest.mark.parametrize("body,status,words", [
-    ({"black": 3, "white": 1}, 400, "can never happen"),
-    ({"black": 5, "white": 0}, 400, "impossible with 4 pegs"),
-    ({"black": "two", "white": 0}, 400, "whole number"),
-    ({"black": True, "white": 0}, 400, "whole number"),
-    ({"white": 0}, 400, "whole number"),
-    ({"black": 0, "white": 0, "move": 5}, 409, "not 5"),
-])
+@pytest.mark.parametrize(
+    "body,status,words",
+    [
+        ({"black": 3, "white": 1}, 400, "can never happen"),
+        ({"black": 5, "white": 0}, 400, "impossible with 4 pegs"),
+        ({"black": "two", "white": 0}, 400, "whole number"),
+        ({"black": True, "white": 0}, 400, "whole number"),
+        ({"white": 0}, 400, "whole number"),
+        ({"black": 0, "white": 0, "move": 5}, 409, "not 5"),
+    ],
+)
 def test_bad_answers(client, body, status, words):
     gid = client.post("/api/codemaker", json={}).get_json()["id"]
     resp = client.post(f"/api/codemaker/{gid}/feedback", json=body)
@@ -97,9 +107,17 @@ def test_undo_and_solved_state(client):
     assert nothing.status_code == 409 and "no answer to take back" in nothing.get_json()["error"]
 
 
-@pytest.mark.parametrize("body,words", [
-    ({}, "Say which move"), ({"move": 0}, "from 1"), ({"move": -1}, "from 1"),
-    ({"move": "1"}, "from 1"), ({"move": True}, "from 1"), ({"move": 1.5}, "from 1")])
+@pytest.mark.parametrize(
+    "body,words",
+    [
+        ({}, "Say which move"),
+        ({"move": 0}, "from 1"),
+        ({"move": -1}, "from 1"),
+        ({"move": "1"}, "from 1"),
+        ({"move": True}, "from 1"),
+        ({"move": 1.5}, "from 1"),
+    ],
+)
 def test_undo_needs_a_move_number(client, body, words):
     gid = client.post("/api/codemaker", json={}).get_json()["id"]
     client.post(f"/api/codemaker/{gid}/feedback", json={"black": 0, "white": 0})
@@ -131,6 +149,7 @@ def test_concurrent_undos_take_back_one_answer(db_config):
     """Five undos of the same answer at once: the game's lock lets one
     through; the others are stale (409) and the other answers stay."""
     import threading
+
     from webapp import create_app
 
     app = create_app({**db_config, "TESTING": True, "CREATE_RATE_LIMIT": "5000 per minute"})
@@ -162,9 +181,10 @@ def test_answer_racing_an_undo_stores_nothing_impossible(db_config, monkeypatch)
     a history that no longer exists: it is refused (409), and what is stored
     stays a history some secret fits."""
     import threading
-    from webapp import codemaker, create_app
-    from webapp.engine import candidates
+
+    from webapp import create_app
     from webapp.engine.codes import parse_history
+    from webapp.web import codemaker
 
     app = create_app({**db_config, "TESTING": True, "CREATE_RATE_LIMIT": "5000 per minute"})
     client = app.test_client()

@@ -3,17 +3,27 @@
 from collections import Counter
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from webapp.engine import Code, CodeError, Feedback, FeedbackError, GameSize, SizeError, feedback
 
 # secret, guess, black, white: the worked examples of rules-and-strategies.md
 WORKED = [
-    ("2211", "4553", 0, 0), ("2523", "4451", 0, 1), ("3254", "1143", 0, 2),
-    ("3532", "5313", 0, 3), ("1523", "3215", 0, 4), ("1125", "3545", 1, 0),
-    ("1423", "2221", 1, 1), ("1252", "2132", 1, 2), ("2131", "1321", 1, 3),
-    ("1432", "2532", 2, 0), ("1511", "1451", 2, 1), ("4532", "3542", 2, 2),
-    ("2231", "5231", 3, 0), ("2231", "2231", 4, 0),
+    ("2211", "4553", 0, 0),
+    ("2523", "4451", 0, 1),
+    ("3254", "1143", 0, 2),
+    ("3532", "5313", 0, 3),
+    ("1523", "3215", 0, 4),
+    ("1125", "3545", 1, 0),
+    ("1423", "2221", 1, 1),
+    ("1252", "2132", 1, 2),
+    ("2131", "1321", 1, 3),
+    ("1432", "2532", 2, 0),
+    ("1511", "1451", 2, 1),
+    ("4532", "3542", 2, 2),
+    ("2231", "5231", 3, 0),
+    ("2231", "2231", 4, 0),
 ]
 SIZE5 = GameSize(4, 5)
 
@@ -77,10 +87,18 @@ def test_ascending_order():
     assert str(Code.from_index(size.n_codes - 1, size)) == "6666"
 
 
-@pytest.mark.parametrize("text, words", [
-    ("112", "has 3"), ("11223", "has 5"), ("1172", "Colour 7"), ("12a4", "'a'"),
-    ("", "Enter 4 colours"), ("0123", "Colour 0"), ("１２３４", "is not a colour"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("112", "has 3"),
+        ("11223", "has 5"),
+        ("1172", "Colour 7"),
+        ("12a4", "'a'"),
+        ("", "Enter 4 colours"),
+        ("0123", "Colour 0"),
+        ("１２３４", "is not a colour"),
+    ],
+)
 def test_parse_errors_are_readable(text, words):
     with pytest.raises(CodeError) as info:
         Code.parse(text, GameSize())
@@ -96,12 +114,16 @@ def test_parse_accepts_separators():
     assert Code.parse("1-1 2,2", GameSize()) == Code((1, 1, 2, 2))
 
 
-@pytest.mark.parametrize("kwargs, words", [
-    ({"pegs": 99}, "Pegs must be from 2 to 6, not 99."), ({"pegs": 1}, "Pegs must be from 2 to 6"),
-    ({"colors": 10}, "Colours must be from 2 to 9, not 10."),
-    ({"pegs": 5, "colors": 4, "distinct": True}, "at least 5 colours"),
-    ({"pegs": True}, "Pegs must be a whole number"),
-])
+@pytest.mark.parametrize(
+    "kwargs, words",
+    [
+        ({"pegs": 99}, "Pegs must be from 2 to 6, not 99."),
+        ({"pegs": 1}, "Pegs must be from 2 to 6"),
+        ({"colors": 10}, "Colours must be from 2 to 9, not 10."),
+        ({"pegs": 5, "colors": 4, "distinct": True}, "at least 5 colours"),
+        ({"pegs": True}, "Pegs must be a whole number"),
+    ],
+)
 def test_size_errors(kwargs, words):
     with pytest.raises(SizeError) as info:
         GameSize(**kwargs)

@@ -14,7 +14,7 @@ def luminance(colour: str) -> float:
     h = colour.lstrip("#")
     if len(h) == 3:
         h = "".join(c * 2 for c in h)
-    channels = [int(h[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+    channels = [int(h[i : i + 2], 16) / 255 for i in (0, 2, 4)]
     linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
     return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
 

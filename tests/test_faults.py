@@ -72,19 +72,19 @@ def test_expensive_hints_do_not_hold_the_site(tmp_path):
         for first in ("1111", "2222", "3333", "4444", "5555"):
             conn.request("POST", "/api/games", json.dumps({}), {"Content-Type": "application/json"})
             game = json.loads(conn.getresponse().read())["id"]
-            conn.request("POST", f"/api/games/{game}/guesses", json.dumps({"guess": first}),
-                         {"Content-Type": "application/json"})
+            conn.request(
+                "POST", f"/api/games/{game}/guesses", json.dumps({"guess": first}), {"Content-Type": "application/json"}
+            )
             conn.getresponse().read()
             games.append(game)
         form = {"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true"}
-        hints = [post(port, f"/games/{g}/suggestion", urlencode({"strategy": "optimal"}), form)
-                 for g in games]
+        hints = [post(port, f"/games/{g}/suggestion", urlencode({"strategy": "optimal"}), form) for g in games]
         assert all(seconds < 1.5 for _, seconds in hints), hints
         statuses = [status for status, _ in hints]
         assert statuses.count(503) >= 1 and set(statuses) <= {200, 503}
         # Meanwhile, other players are served as usual.
         times = []
-        for n in range(10):
+        for _ in range(10):
             status, seconds = post(port, "/api/games", json.dumps({}), {"Content-Type": "application/json"})
             assert status == 201
             times.append(seconds)

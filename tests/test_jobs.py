@@ -13,7 +13,7 @@ import pytest
 
 from webapp import create_app, store
 from webapp.engine import GameSize, analyse
-from webapp.compare import ROW_FIELDS
+from webapp.web.solver.compare import ROW_FIELDS
 
 FORCED = {"JOBS_QUICK_INLINE": False, "TESTING": True}
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
@@ -43,7 +43,8 @@ def wait_done(client, url, seconds=120):
 
 
 def expected_rows(size):
-    from webapp.compare import compared
+    from webapp.web.solver.compare import compared
+
     return [{k: v for k, v in analyse(s, size).summary().items() if k in ROW_FIELDS} for s in compared(size)]
 
 
@@ -97,6 +98,7 @@ def test_restart_mid_job(db_config, tmp_path):
     "in the middle" is a state, not a moment: it holds on any machine."""
     sys.path.insert(0, os.path.dirname(__file__))
     import gate_job  # noqa: F401  (registers the "gate" kind here too)
+
     from webapp import jobs
 
     app = make_app(db_config, JOBS_CONSUMER="none", JOBS_STALE_SECONDS=30.0)
@@ -107,9 +109,20 @@ def test_restart_mid_job(db_config, tmp_path):
     if db_config.get("DATABASE_URL"):  # the worker finds PostgreSQL and Redis as a server would
         env.update(DATABASE_URL=db_config["DATABASE_URL"], REDIS_URL=db_config["REDIS_URL"])
     worker = subprocess.Popen(
-        [sys.executable, os.path.join(os.path.dirname(__file__), "gate_job.py"), "webapp.worker.huey",
-         "--workers", "1", "--worker-type", "thread"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        [
+            sys.executable,
+            os.path.join(os.path.dirname(__file__), "gate_job.py"),
+            "webapp.worker.huey",
+            "--workers",
+            "1",
+            "--worker-type",
+            "thread",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     try:
         deadline = time.time() + 60  # bounds a broken test; the state is reached at any speed
         while time.time() < deadline:
@@ -159,8 +172,9 @@ def test_failed_job_is_reported(db_config, monkeypatch):
     app.extensions["jobs"].stop()
 
 
-@pytest.mark.parametrize("query,words", [("pegs=7", "Pegs must be from 2 to 6"),
-                                         ("pegs=6&colors=9", "whole-game analysis goes up to")])
+@pytest.mark.parametrize(
+    "query,words", [("pegs=7", "Pegs must be from 2 to 6"), ("pegs=6&colors=9", "whole-game analysis goes up to")]
+)
 def test_compare_bad_parameters(client, query, words):
     resp = client.get(f"/api/solver/compare?{query}")
     assert resp.status_code == 400 and words in resp.get_json()["error"]

@@ -8,8 +8,7 @@ from webapp import create_app
 
 @pytest.fixture
 def limited(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "TESTING": True,
-                      "CREATE_RATE_LIMIT": "5 per minute"})
+    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "TESTING": True, "CREATE_RATE_LIMIT": "5 per minute"})
     yield app
     app.extensions["jobs"].stop()
 
@@ -40,8 +39,9 @@ def test_challenges_and_codemaker_share_the_limit(limited):
 
 
 def test_limits_can_be_turned_off(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "RATELIMIT_ENABLED": False,
-                      "CREATE_RATE_LIMIT": "1 per minute"})
+    app = create_app(
+        {"DATABASE": str(tmp_path / "db.sqlite3"), "RATELIMIT_ENABLED": False, "CREATE_RATE_LIMIT": "1 per minute"}
+    )
     client = app.test_client()
     assert [client.post("/api/games", json={}).status_code for _ in range(3)] == [201] * 3
     app.extensions["jobs"].stop()
@@ -52,11 +52,13 @@ def test_behind_a_proxy_the_client_address_counts(tmp_path, proxies):
     """With PROXIES=1 (behind nginx) each client named by X-Forwarded-For has
     its own count; without it the header is ignored, so nobody can dodge the
     limit by sending one."""
-    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "CREATE_RATE_LIMIT": "2 per minute",
-                      "PROXIES": proxies})
+    app = create_app(
+        {"DATABASE": str(tmp_path / "db.sqlite3"), "CREATE_RATE_LIMIT": "2 per minute", "PROXIES": proxies}
+    )
     client = app.test_client()
-    codes = [client.post("/api/games", json={}, headers={"X-Forwarded-For": f"203.0.113.{i}"}).status_code
-             for i in range(4)]
+    codes = [
+        client.post("/api/games", json={}, headers={"X-Forwarded-For": f"203.0.113.{i}"}).status_code for i in range(4)
+    ]
     assert codes == ([201, 201, 201, 201] if proxies else [201, 201, 429, 429])
     app.extensions["jobs"].stop()
 
@@ -73,6 +75,7 @@ def test_four_gunicorn_workers_count_together(tmp_path):
 
     database = str(tmp_path / "games.sqlite3")
     with gunicorn(database, workers=4, threads=4, config={"CREATE_RATE_LIMIT": "10 per minute"}) as (port, _):
+
         def create(_):
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
             try:

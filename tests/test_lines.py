@@ -8,8 +8,15 @@ import pytest
 
 from webapp.engine import Code, GameSize, analyse, best_guess, candidates, feedback, get_strategy
 from webapp.engine.lines import (
-    BEST_CANDIDATE, DEEPEST, GREEDY, LineError, adversary_line, codebreaker, codebreakers,
-    deepest_line, greedy_line,
+    BEST_CANDIDATE,
+    DEEPEST,
+    GREEDY,
+    LineError,
+    adversary_line,
+    codebreaker,
+    codebreakers,
+    deepest_line,
+    greedy_line,
 )
 from webapp.engine.strategies import TooSlow
 
@@ -28,8 +35,7 @@ def reference_greedy_line(pegs, colors, distinct=False):
     """The rules' line written out plainly: the candidate whose largest class
     is smallest (ties to the first in ascending order), answered by the
     largest class (ties to the first reply, black then white ascending)."""
-    cands = [c for c in itertools.product(range(1, colors + 1), repeat=pegs)
-             if not distinct or len(set(c)) == pegs]
+    cands = [c for c in itertools.product(range(1, colors + 1), repeat=pegs) if not distinct or len(set(c)) == pegs]
     rows = []
     while True:
         black, white = plain_feedback(cands, cands, colors)
@@ -53,8 +59,11 @@ def as_tuples(line):
     return [(str(r.guess), (r.reply.black, r.reply.white), r.remaining) for r in line.rows]
 
 
-@pytest.mark.parametrize("size", [GameSize(3, 4), GameSize(3, 6), GameSize(4, 5), GameSize(4, 6),
-                                  GameSize(4, 6, distinct=True)], ids=GameSize.label)
+@pytest.mark.parametrize(
+    "size",
+    [GameSize(3, 4), GameSize(3, 6), GameSize(4, 5), GameSize(4, 6), GameSize(4, 6, distinct=True)],
+    ids=GameSize.label,
+)
 def test_default_line_is_the_rules_line(size):
     line = greedy_line(BEST_CANDIDATE, size)
     assert as_tuples(line) == reference_greedy_line(size.pegs, size.colors, size.distinct)
@@ -79,8 +88,7 @@ def test_greedy_rows_follow_the_candidates(name):
         assert row.before == len(before)
         history.append((row.guess, row.reply))
         assert row.remaining == len(candidates(size, history))
-        expected = [str(c) for c in map(lambda i: Code.from_index(int(i), size),
-                                        candidates(size, history))]
+        expected = [str(c) for c in map(lambda i: Code.from_index(int(i), size), candidates(size, history))]
         assert [str(c) for c in row.left] == (expected if row.remaining <= 20 else [])
     assert line.rows[-1].reply.black == size.pegs
 
@@ -135,7 +143,7 @@ def test_deepest_ties_go_to_the_larger_class():
     analysis = analyse("knuth", size)
     depth_of = dict(zip(map(int, candidates(size)), analysis.depths))
     history = []
-    for step, row in enumerate(line.rows, start=1):
+    for row in line.rows:
         cands = candidates(size, history)
         classes = {}
         for index in map(int, cands):

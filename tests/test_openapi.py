@@ -16,16 +16,27 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.definitions import OPENAPI_31_VALIDATOR
 
 from webapp import create_app
-from webapp.openapi import document
+from webapp.web.apidocs import document
 
-CONFIG = {"TESTING": True, "CREATE_RATE_LIMIT": "100000 per minute", "JOBS_CONSUMER": "none",
-          "JOBS_MAX": 100000, "DATABASE_URL": None, "REDIS_URL": None}
+CONFIG = {
+    "TESTING": True,
+    "CREATE_RATE_LIMIT": "100000 per minute",
+    "JOBS_CONSUMER": "none",
+    "JOBS_MAX": 100000,
+    "DATABASE_URL": None,
+    "REDIS_URL": None,
+}
 # Per operation: examples fuzzed, and the seed that makes every run the same.
 MAX_EXAMPLES = 50
 SEED = 20240517
 # What every answer must do: never a 5xx, and be one the document describes.
-CHECKS = ("not_a_server_error", "status_code_conformance", "content_type_conformance",
-          "response_schema_conformance", "response_headers_conformance")
+CHECKS = (
+    "not_a_server_error",
+    "status_code_conformance",
+    "content_type_conformance",
+    "response_schema_conformance",
+    "response_headers_conformance",
+)
 
 
 @pytest.fixture(scope="module")
@@ -45,21 +56,29 @@ def created(response, status: int = 201) -> dict:
 def objects(api_app) -> dict[str, list[str]]:
     """Real ids in every state the API describes, for the fuzzer to reach."""
     client = api_app.test_client()
-    games = [created(client.post("/api/games", json=body))["id"]
-             for body in ({}, {"pegs": 3, "colors": 4}, {"pegs": 2, "colors": 3, "max_guesses": 1})]
+    games = [
+        created(client.post("/api/games", json=body))["id"]
+        for body in ({}, {"pegs": 3, "colors": 4}, {"pegs": 2, "colors": 3, "max_guesses": 1})
+    ]
     client.post(f"/api/games/{games[2]}/guesses", json={"guess": "11"})  # over: lost (or won)
     challenge = created(client.post("/api/challenges", json={"pegs": 3, "colors": 3, "secret": "123"}))
     joined = created(client.post(f"/api/challenges/{challenge['id']}/games", json={"name": "Ada"}))
     created(client.post(f"/api/games/{joined['id']}/guesses", json={"guess": "123"}), 200)  # won
     playing = created(client.post(f"/api/challenges/{challenge['id']}/games", json={"name": "Bo"}))
     games += [joined["id"], playing["id"]]
-    makers = [created(client.post("/api/codemaker", json=body))["id"]
-              for body in ({}, {"pegs": 3, "colors": 3}, {"pegs": 2, "colors": 2})]
+    makers = [
+        created(client.post("/api/codemaker", json=body))["id"]
+        for body in ({}, {"pegs": 3, "colors": 3}, {"pegs": 2, "colors": 2})
+    ]
     created(client.post(f"/api/codemaker/{makers[1]}/feedback", json={"black": 1, "white": 0}), 200)
     created(client.post(f"/api/codemaker/{makers[2]}/feedback", json={"black": 2, "white": 0}), 200)  # solved
-    return {"games": games, "codemaker": makers, "challenges": [challenge["id"]],
-            "keys": [challenge["results_url"].rsplit("/", 1)[1]],
-            "players": [joined["player"], playing["player"]]}
+    return {
+        "games": games,
+        "codemaker": makers,
+        "challenges": [challenge["id"]],
+        "keys": [challenge["results_url"].rsplit("/", 1)[1]],
+        "players": [joined["player"], playing["player"]],
+    }
 
 
 # Values that make a move count (codes of the sizes above, early move
@@ -71,24 +90,40 @@ PLAYABLE = {"codes": {"values": ["1122", "1234", "123", "112", "11", "12"]}, "mo
 def api_schema(api_app, objects):
     """The app's own /api/openapi.json, with path parameters drawn mostly
     from the real ids (and otherwise made up, for the 404s)."""
+
     def drawn(dictionary: str) -> dict:
         return {"dictionary": dictionary, "probability": 0.8}
 
-    config = schemathesis.Config.from_dict({
-        "seed": SEED,
-        "dictionaries": {**{name: {"values": ids} for name, ids in objects.items()}, **PLAYABLE},
-        "generation": {"deterministic": True, "database": "none"},
-        "checks": {"enabled": False, **{name: {"enabled": True} for name in CHECKS}},
-        "operations": [
-            {"include-path-regex": "^/api/games/", "parameters": {
-                "path.game_id": drawn("games"), "body.guess": drawn("codes"), "body.move": drawn("moves")}},
-            {"include-path-regex": "^/api/codemaker/", "parameters": {
-                "path.game_id": drawn("codemaker"), "body.move": drawn("moves")}},
-            {"include-path-regex": "^/api/challenges/",
-             "parameters": {"path.challenge_id": drawn("challenges"), "path.key": drawn("keys"),
-                            "body.player": drawn("players")}},
-        ],
-    })
+    config = schemathesis.Config.from_dict(
+        {
+            "seed": SEED,
+            "dictionaries": {**{name: {"values": ids} for name, ids in objects.items()}, **PLAYABLE},
+            "generation": {"deterministic": True, "database": "none"},
+            "checks": {"enabled": False, **{name: {"enabled": True} for name in CHECKS}},
+            "operations": [
+                {
+                    "include-path-regex": "^/api/games/",
+                    "parameters": {
+                        "path.game_id": drawn("games"),
+                        "body.guess": drawn("codes"),
+                        "body.move": drawn("moves"),
+                    },
+                },
+                {
+                    "include-path-regex": "^/api/codemaker/",
+                    "parameters": {"path.game_id": drawn("codemaker"), "body.move": drawn("moves")},
+                },
+                {
+                    "include-path-regex": "^/api/challenges/",
+                    "parameters": {
+                        "path.challenge_id": drawn("challenges"),
+                        "path.key": drawn("keys"),
+                        "body.player": drawn("players"),
+                    },
+                },
+            ],
+        }
+    )
     return schemathesis.openapi.from_wsgi("/api/openapi.json", api_app, config=config)
 
 
@@ -135,8 +170,7 @@ def test_every_response_is_described_and_waits_are_announced():
 
 def test_document_and_routes_agree(api_app):
     doc = document()
-    documented = {(route, method) for route, item in doc["paths"].items() for method in item
-                  if method != "parameters"}
+    documented = {(route, method) for route, item in doc["paths"].items() for method in item if method != "parameters"}
     routed = set()
     for rule in api_app.url_map.iter_rules():
         if rule.rule.startswith("/api/"):
@@ -162,16 +196,23 @@ def test_reference_page_names_every_route(api_app):
         assert f"<code>{route}</code>" in html, route
     assert "<h1>The JSON API</h1>" in html and 'href="/api/openapi.json"' in html
     home = client.get("/").get_data(as_text=True)
-    footer = home[home.index('<footer class="site">'):]
+    footer = home[home.index('<footer class="site">') :]
     assert 'href="/api"' in footer and 'href="/api/openapi.json"' in footer
 
 
 # --- the app keeps to it -----------------------------------------------------------------------
 
-OPERATIONS = [(route, method) for route, item in document()["paths"].items() for method in item
-              if method != "parameters"]
-FUZZING = settings(max_examples=MAX_EXAMPLES, derandomize=True, database=None, deadline=None,
-                   suppress_health_check=list(HealthCheck), phases=[Phase.explicit, Phase.generate])
+OPERATIONS = [
+    (route, method) for route, item in document()["paths"].items() for method in item if method != "parameters"
+]
+FUZZING = settings(
+    max_examples=MAX_EXAMPLES,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    phases=[Phase.explicit, Phase.generate],
+)
 
 
 @pytest.mark.parametrize("route, method", OPERATIONS, ids=[f"{m.upper()} {r}" for r, m in OPERATIONS])
@@ -179,8 +220,9 @@ def test_api_keeps_to_its_description(api_schema, route, method):
     """Valid requests and invalid ones: never a 5xx, and every answer is
     one the document describes (status, content type, body, headers)."""
     operation = api_schema[route][method.upper()]
-    modes = [GenerationMode.POSITIVE] + ([GenerationMode.NEGATIVE] if operation.path_parameters
-                                          or operation.query or operation.body else [])
+    modes = [GenerationMode.POSITIVE] + (
+        [GenerationMode.NEGATIVE] if operation.path_parameters or operation.query or operation.body else []
+    )
 
     @FUZZING
     @given(case=st.one_of(*(operation.as_strategy(mode) for mode in modes)))
@@ -194,10 +236,18 @@ def test_api_keeps_to_its_description(api_schema, route, method):
 def strict_schema(tmp_path):
     """The document bound to an app that allows two new objects a minute and
     no background job at all, for the answers the fuzzer never meets."""
-    app = create_app({**CONFIG, "DATABASE": str(tmp_path / "games.sqlite3"),
-                      "CREATE_RATE_LIMIT": "2 per minute", "JOBS_MAX": 0, "JOBS_QUICK_INLINE": False})
-    config = schemathesis.Config.from_dict({"checks": {"enabled": False,
-                                                       **{name: {"enabled": True} for name in CHECKS}}})
+    app = create_app(
+        {
+            **CONFIG,
+            "DATABASE": str(tmp_path / "games.sqlite3"),
+            "CREATE_RATE_LIMIT": "2 per minute",
+            "JOBS_MAX": 0,
+            "JOBS_QUICK_INLINE": False,
+        }
+    )
+    config = schemathesis.Config.from_dict(
+        {"checks": {"enabled": False, **{name: {"enabled": True} for name in CHECKS}}}
+    )
     yield schemathesis.openapi.from_wsgi("/api/openapi.json", app, config=config)
     app.extensions["jobs"].stop()
     app.extensions["store"].close()
@@ -212,7 +262,8 @@ def test_refusals_to_wait_keep_to_the_description(strict_schema):
     assert int(answers[-1].headers["retry-after"][0]) > 0
     compare = strict_schema["/api/solver/compare"]["GET"]
     busy = compare.Case(query={"pegs": 5, "colors": 8}).call_and_validate(
-        excluded_checks=[not_a_server_error])  # a 503 is the answer expected here
+        excluded_checks=[not_a_server_error]
+    )  # a 503 is the answer expected here
     assert busy.status_code == 503 and int(busy.headers["retry-after"][0]) > 0
 
 
@@ -220,5 +271,13 @@ def test_links_lead_to_the_created_objects(api_schema):
     """The document's links (an id from a creating answer into the next
     request) work: Schemathesis follows them through short scenarios."""
     machine = api_schema.as_state_machine()
-    machine.run(settings=settings(max_examples=15, stateful_step_count=6, derandomize=True, database=None,
-                                  deadline=None, suppress_health_check=list(HealthCheck)))
+    machine.run(
+        settings=settings(
+            max_examples=15,
+            stateful_step_count=6,
+            derandomize=True,
+            database=None,
+            deadline=None,
+            suppress_health_check=list(HealthCheck),
+        )
+    )

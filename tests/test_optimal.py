@@ -1,6 +1,6 @@
 """Exact optimal play, checked against a plain exhaustive search."""
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -17,21 +17,22 @@ def plain_optimum(size: GameSize, max_guesses=None, candidates_only=False):
     every = range(size.n_codes)
     solved = size.solved
 
-    @lru_cache(maxsize=None)
+    @cache
     def best(cands: frozenset, left: int) -> float:
         if left <= 0:
             return float("inf")
         if len(cands) == 1:
             return 1
         result = float("inf")
-        for g in (sorted(cands) if candidates_only else every):
+        for g in sorted(cands) if candidates_only else every:
             classes = {}
             for c in cands:
                 classes.setdefault(matrix[g, c], set()).add(c)
             if len(classes) == 1 and solved not in classes:
                 continue  # learns nothing
-            total = len(cands) + sum(best(frozenset(cls), left - 1)
-                                     for reply, cls in classes.items() if reply != solved)
+            total = len(cands) + sum(
+                best(frozenset(cls), left - 1) for reply, cls in classes.items() if reply != solved
+            )
             result = min(result, total)
         return result
 
@@ -39,8 +40,7 @@ def plain_optimum(size: GameSize, max_guesses=None, candidates_only=False):
     return None if value == float("inf") else value
 
 
-SMALL = [GameSize(2, 3), GameSize(3, 3), GameSize(2, 5), GameSize(3, 4, distinct=True),
-         GameSize(4, 3)]
+SMALL = [GameSize(2, 3), GameSize(3, 3), GameSize(2, 5), GameSize(3, 4, distinct=True), GameSize(4, 3)]
 
 
 @pytest.mark.parametrize("size", SMALL, ids=lambda s: s.label())
@@ -53,8 +53,9 @@ def test_candidates_only_matches_plain_search(size):
     assert OptimalSolver(size, candidates_only=True).total() == plain_optimum(size, candidates_only=True)
 
 
-@pytest.mark.parametrize("size, limit", [(GameSize(3, 3), 3), (GameSize(3, 3), 4), (GameSize(4, 3), 4),
-                                         (GameSize(2, 5), 3)], ids=str)
+@pytest.mark.parametrize(
+    "size, limit", [(GameSize(3, 3), 3), (GameSize(3, 3), 4), (GameSize(4, 3), 4), (GameSize(2, 5), 3)], ids=str
+)
 def test_guess_limit_matches_plain_search(size, limit):
     assert OptimalSolver(size, max_guesses=limit).total() == plain_optimum(size, limit)
 
@@ -93,11 +94,17 @@ def test_shipped_file_matches_fresh_computation():
     assert "Regenerate with: mastermind optimal --pegs 3 --colors 6" in shipped["about"]
 
 
-@pytest.mark.parametrize("name, size, limit", [
-    ("optimal-4x6.json", GameSize(), None), ("optimal-4x6-max5.json", GameSize(), 5),
-    ("optimal-4x6-distinct.json", GameSize(4, 6, True), None), ("optimal-4x5.json", GameSize(4, 5), None),
-    ("optimal-5x5.json", GameSize(5, 5), None), ("optimal-4x8.json", GameSize(4, 8), None),
-])
+@pytest.mark.parametrize(
+    "name, size, limit",
+    [
+        ("optimal-4x6.json", GameSize(), None),
+        ("optimal-4x6-max5.json", GameSize(), 5),
+        ("optimal-4x6-distinct.json", GameSize(4, 6, True), None),
+        ("optimal-4x5.json", GameSize(4, 5), None),
+        ("optimal-5x5.json", GameSize(5, 5), None),
+        ("optimal-4x8.json", GameSize(4, 8), None),
+    ],
+)
 def test_shipped_trees_replay_to_their_totals(name, size, limit):
     import json
 
@@ -164,8 +171,9 @@ def test_search_on_two_threads_matches_one(size, limit, monkeypatch):
     assert size.n_codes >= 500  # large enough to take the threaded path
 
 
-@pytest.mark.parametrize("size", [GameSize(3, 5), GameSize(4, 4), GameSize(3, 6, True), GameSize(4, 5)],
-                         ids=lambda s: s.label())
+@pytest.mark.parametrize(
+    "size", [GameSize(3, 5), GameSize(4, 4), GameSize(3, 6, True), GameSize(4, 5)], ids=lambda s: s.label()
+)
 def test_symmetry_changes_neither_total_nor_tree(size, monkeypatch):
     """The whole-game search scores one guess per set of guesses that a
     permutation of positions and colours fixing the history makes alike. The

@@ -22,18 +22,22 @@ def test_home_lists_presets(client):
     assert 'action="/games"' in html
 
 
-@pytest.mark.parametrize("preset, pegs, colors, limit, distinct", [
-    ("classic", 4, 6, 10, False), ("brain-breaker", 4, 5, 10, False),
-    ("super", 5, 8, 12, False), ("distinct", 4, 6, 10, True),
-])
+@pytest.mark.parametrize(
+    "preset, pegs, colors, limit, distinct",
+    [
+        ("classic", 4, 6, 10, False),
+        ("brain-breaker", 4, 5, 10, False),
+        ("super", 5, 8, 12, False),
+        ("distinct", 4, 6, 10, True),
+    ],
+)
 def test_presets_create_games(client, app, preset, pegs, colors, limit, distinct):
     resp = client.post("/games", data={"preset": preset})
     assert resp.status_code == 303
     game_id = resp.headers["Location"].rsplit("/", 1)[1]
     with app.app_context():
         game = store.load_game(game_id)
-    assert (game.size.pegs, game.size.colors, game.max_guesses, game.size.distinct) == (
-        pegs, colors, limit, distinct)
+    assert (game.size.pegs, game.size.colors, game.max_guesses, game.size.distinct) == (pegs, colors, limit, distinct)
     if distinct:
         assert game.secret.is_distinct()
 
@@ -47,13 +51,16 @@ def test_custom_game_and_errors(client):
     assert resp.status_code == 400 and "whole number" in error_text(resp.get_data(as_text=True))
 
 
-@pytest.mark.parametrize("form,words", [
-    ({"max_guesses": "99999999"}, "Guesses allowed must be a whole number from 1 to 30, not '99999999'."),
-    ({"pegs": "-1"}, "Pegs must be a whole number from 2 to 6, not '-1'."),
-    ({"colors": "x" * 5000}, "not 'xxxxxxxxxxxx'."),
-    ({"distinct": "maybe"}, "with on or off"),
-    ({"preset": "mega"}, "There is no game called 'mega'"),
-])
+@pytest.mark.parametrize(
+    "form,words",
+    [
+        ({"max_guesses": "99999999"}, "Guesses allowed must be a whole number from 1 to 30, not '99999999'."),
+        ({"pegs": "-1"}, "Pegs must be a whole number from 2 to 6, not '-1'."),
+        ({"colors": "x" * 5000}, "not 'xxxxxxxxxxxx'."),
+        ({"distinct": "maybe"}, "with on or off"),
+        ({"preset": "mega"}, "There is no game called 'mega'"),
+    ],
+)
 def test_errors_in_words(client, form, words):
     resp = client.post("/games", data=form)
     text = error_text(resp.get_data(as_text=True))
@@ -109,10 +116,15 @@ def test_htmx_error_swaps_the_board_instead(client, game):
     assert resp.get_data(as_text=True).lstrip().startswith('<section id="game"')
 
 
-@pytest.mark.parametrize("guess, status, words", [
-    ("12", 400, "has 2"), ("1279", 400, "Colour 7, 9"), ("", 400, "Enter 4 colours"),
-    ("12ab", 400, "not a colour"),
-])
+@pytest.mark.parametrize(
+    "guess, status, words",
+    [
+        ("12", 400, "has 2"),
+        ("1279", 400, "Colour 7, 9"),
+        ("", 400, "Enter 4 colours"),
+        ("12ab", 400, "not a colour"),
+    ],
+)
 def test_bad_guess_says_why_and_changes_nothing(client, app, game, guess, status, words):
     for headers in ({}, HX):
         resp = client.post(f"/games/{game.id}/guesses", data={"guess": guess, "move": "1"}, headers=headers)
@@ -197,7 +209,7 @@ def test_watch_link_shows_moves_but_cannot_play(client, app):
     assert game.id not in watch
     html = client.get(watch).get_data(as_text=True)
     assert 'data-guess="1122"' in html and game.id not in html
-    assert "6543" not in html and "<form" not in html.split('<main', 1)[1]
+    assert "6543" not in html and "<form" not in html.split("<main", 1)[1]
     assert 'hx-trigger="every 3s"' in html
     board = client.get(f"/games/{game.id}").get_data(as_text=True)
     assert watch in board  # the board offers it, and says which link is which

@@ -3,15 +3,23 @@
 import numpy as np
 import pytest
 
-from webapp.engine import Code, Feedback, GameSize, PRESETS, best_guess, candidates, feedback, get_strategy
+from webapp.engine import PRESETS, Code, Feedback, GameSize, best_guess, candidates, feedback, get_strategy
 from webapp.engine.codes import parse_history
 from webapp.engine.position import describe, partition_bars
 from webapp.engine.strategies import TooSlow
 from webapp.engine.tables import feedback_table
 
 SIZE = GameSize()
-HISTORIES = ["", "1122:1,0", "1122:1,0 3456:0,2", "1234:0,2", "1123:0,1 2445:1,1", "1111:0,0",
-             "1122:0,0 3345:1,1", "2211:2,0 1234:1,1"]
+HISTORIES = [
+    "",
+    "1122:1,0",
+    "1122:1,0 3456:0,2",
+    "1234:0,2",
+    "1123:0,1 2445:1,1",
+    "1111:0,0",
+    "1122:0,0 3345:1,1",
+    "2211:2,0 1234:1,1",
+]
 ONE_STEP = [name for name, s in PRESETS.items() if s.chooser is None and not s.random]
 
 
@@ -82,8 +90,10 @@ def test_candidate_preference_is_named():
     tied = np.flatnonzero(counts.max(axis=1) == best)
     tied_cands = np.intersect1d(tied, cands)
     assert 0 < len(tied_cands) < len(tied)
-    assert (f"tied with {len(tied) - 1} other guesses" in p.why
-            and f"{len(tied_cands)} of the {len(tied)} tied could be the secret" in p.why)
+    assert (
+        f"tied with {len(tied) - 1} other guesses" in p.why
+        and f"{len(tied_cands)} of the {len(tied)} tied could be the secret" in p.why
+    )
     assert p.suggestion.guess.index(SIZE) == tied_cands[0]
 
 
@@ -94,8 +104,7 @@ def test_minimax_avg_gives_no_candidate_preference():
 
 def test_unscored_strategies_say_why():
     assert "first of the 1,296 codes" in describe(get_strategy("simple"), SIZE).why
-    assert "at random" in describe(get_strategy("random"), SIZE,
-                                   rng=np.random.default_rng(1)).why
+    assert "at random" in describe(get_strategy("random"), SIZE, rng=np.random.default_rng(1)).why
     assert "optimal decision tree" in describe(get_strategy("optimal"), SIZE).why
     only = parse_history("1122:0,0 3345:1,1 3636:0,0 4544:0,2", SIZE)
     p = describe(get_strategy("knuth"), SIZE, only)
@@ -133,6 +142,7 @@ def test_json_fields():
 
 def test_history_round_trip_and_errors():
     from webapp.engine.codes import HistoryError, format_history
+
     history = parse_history("1122:1,0  3456:0,2", SIZE)
     assert format_history(history) == "1122:1,0 3456:0,2"
     with pytest.raises(HistoryError, match="GUESS:BLACK,WHITE"):

@@ -5,8 +5,16 @@ import pytest
 from webapp import store
 from webapp.engine import Code, GameSize
 
-PAGES = ["/", "/solver/optimal-game", "/solver/classroom", "/solver/compare", "/solver/tree",
-         "/challenges/new", "/codemaker", "/api/solver/optimal-game"]
+PAGES = [
+    "/",
+    "/solver/optimal-game",
+    "/solver/classroom",
+    "/solver/compare",
+    "/solver/tree",
+    "/challenges/new",
+    "/codemaker",
+    "/api/solver/optimal-game",
+]
 
 
 @pytest.mark.parametrize("url", PAGES)
@@ -31,8 +39,7 @@ def test_game_pages_are_never_cached(client, app):
     with app.app_context():
         game = store.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
     assert client.get(f"/games/{game.id}").headers["Cache-Control"] == "no-store"
-    resp = client.post(f"/games/{game.id}/guesses", data={"guess": "1122", "move": "1"},
-                       headers={"HX-Request": "true"})
+    resp = client.post(f"/games/{game.id}/guesses", data={"guess": "1122", "move": "1"}, headers={"HX-Request": "true"})
     assert resp.headers["Cache-Control"] == "no-store"
 
 
@@ -55,8 +62,12 @@ def test_chunked_body_over_the_limit_is_a_413(client):
     import json
 
     big = json.dumps({"pegs": 4, "pad": "x" * 20_000}).encode()
-    env = {"wsgi.input": io.BytesIO(big), "HTTP_TRANSFER_ENCODING": "chunked",
-           "wsgi.input_terminated": True, "CONTENT_TYPE": "application/json"}
+    env = {
+        "wsgi.input": io.BytesIO(big),
+        "HTTP_TRANSFER_ENCODING": "chunked",
+        "wsgi.input_terminated": True,
+        "CONTENT_TYPE": "application/json",
+    }
     assert client.post("/api/games", environ_overrides=env).status_code == 413
     small = json.dumps({"pegs": 3}).encode()
     env = {**env, "wsgi.input": io.BytesIO(small)}
@@ -108,22 +119,32 @@ def test_read_only_database_is_a_503_and_loses_nothing(client, app):
     assert client.post(f"/api/games/{game.id}/guesses", json={"guess": "3456"}).status_code == 200
 
 
-@pytest.mark.parametrize("url", [
-    "/solver/classroom?history=1122:٣,0", "/solver/tree?open=٣,٠", "/replay/٤x٦/aot",
-    "/replay/４x６/aot", "/api/solver/step?history=1122:1,٠", "/solver/classroom?pegs=٤",
-    "/solver/optimal-game?colors=６"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/solver/classroom?history=1122:٣,0",
+        "/solver/tree?open=٣,٠",
+        "/replay/٤x٦/aot",
+        "/replay/４x６/aot",
+        "/api/solver/step?history=1122:1,٠",
+        "/solver/classroom?pegs=٤",
+        "/solver/optimal-game?colors=６",
+    ],
+)
 def test_only_ascii_digits_are_digits(client, url):
     resp = client.get(url)
     assert resp.status_code in (400, 404), (url, resp.status_code)
 
 
-@pytest.mark.parametrize("path,twin", [("/games", "/api/games"), ("/challenges", "/api/challenges"),
-                                       ("/codemaker", "/api/codemaker")])
+@pytest.mark.parametrize(
+    "path,twin", [("/games", "/api/games"), ("/challenges", "/api/challenges"), ("/codemaker", "/api/codemaker")]
+)
 def test_a_form_route_refuses_json(client, app, path, twin):
     resp = client.post(path, json={"pegs": 4, "colors": 6})
     assert resp.status_code == 415 and twin in resp.get_data(as_text=True)
     with app.app_context():
         from webapp import store
+
         assert store.get_db().execute("SELECT COUNT(*) FROM games").fetchone()[0] == 0
 
 
@@ -131,7 +152,14 @@ def test_game_state_is_never_cached(client):
     game = client.post("/api/games", json={}).get_json()
     maker = client.post("/api/codemaker", json={}).get_json()
     challenge = client.post("/api/challenges", json={}).get_json()
-    for url in (f"/api/games/{game['id']}", f"/api/codemaker/{maker['id']}", challenge["results_url"],
-                challenge["url"], challenge["results_page"], game["url"], maker["url"]):
+    for url in (
+        f"/api/games/{game['id']}",
+        f"/api/codemaker/{maker['id']}",
+        challenge["results_url"],
+        challenge["url"],
+        challenge["results_page"],
+        game["url"],
+        maker["url"],
+    ):
         resp = client.get(url)
         assert resp.status_code == 200 and resp.headers["Cache-Control"] == "no-store", url

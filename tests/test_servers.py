@@ -21,8 +21,10 @@ from webapp.engine.codes import Code
 @contextlib.contextmanager
 def two_servers(database: str, redis_url: str, **config):
     settings = {"REDIS_URL": redis_url, **config}
-    with gunicorn(database, workers=2, threads=4, config=settings) as (a, _), \
-            gunicorn(database, workers=2, threads=4, config=settings) as (b, _):
+    with (
+        gunicorn(database, workers=2, threads=4, config=settings) as (a, _),
+        gunicorn(database, workers=2, threads=4, config=settings) as (b, _),
+    ):
         yield a, b
 
 
@@ -63,12 +65,14 @@ def test_one_move_posted_to_both_servers_at_once(servers, postgresql_url):
     with ThreadPoolExecutor(2) as pool:
         for move in range(1, 21):
             body = {"guess": "1122" if move % 2 else "3344", "move": move}
-            codes = sorted(pool.map(lambda port: call(port, "POST", f"/api/games/{game['id']}/guesses", body)[0],
-                                    (a, b)))
+            codes = sorted(
+                pool.map(
+                    lambda port, body=body: call(port, "POST", f"/api/games/{game['id']}/guesses", body)[0], (a, b)
+                )
+            )
             assert codes == [200, 409], (move, codes)
     with psycopg.connect(postgresql_url) as conn:
-        moves = [r[0] for r in conn.execute("SELECT move FROM guesses WHERE game_id = %s ORDER BY move",
-                                            (game["id"],))]
+        moves = [r[0] for r in conn.execute("SELECT move FROM guesses WHERE game_id = %s ORDER BY move", (game["id"],))]
     assert moves == list(range(1, 21))
 
 

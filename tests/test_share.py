@@ -7,7 +7,7 @@ import pytest
 from webapp import create_app, store
 from webapp.engine import Code, GameSize, best_guess, candidates, feedback
 from webapp.engine.codes import conceal
-from webapp.share import EMOJI
+from webapp.web.helpers import EMOJI
 
 SIZE = GameSize()
 HX = {"HX-Request": "true"}
@@ -119,19 +119,22 @@ def test_share_text_of_a_win(app, client):
     assert 'id="share-words"' in board and "solved in 4 of 10 guesses" in board
 
 
-@pytest.mark.parametrize("url,words", [
-    ("/replay/4x6/{s}?g=112.3632", "A code has 4 colours"),
-    ("/replay/4x6/{s}?g=1172.3632", "Colour 7 is not in this game"),
-    ("/replay/7x6/{s}?g=1122", "Pegs must be from 2 to 6"),
-    ("/replay/four/{s}?g=1122", "is not a game size"),
-    ("/replay/4x6/{s}?g=" + ".".join(["1111"] * 11), "more than the 10 allowed"),
-    ("/replay/4x6/{s}?g=3632.1122", "already found the secret"),
-    ("/replay/4x6/QQ?g=1122", "damaged"),
-    ("/replay/4x6/{s}?g=1122&step=9", "from 0 to 2"),
-    ("/replay/4x6/{s}?g=1122&l=99", "limit must be from 1 to 30"),
-    ("/replay/4x6/{s}?g=1111.2222&l=1", "more than the 1 allowed"),
-    ("/replay/4x6d/{s}?g=1122", "is not a code of this size|repeats a colour"),
-])
+@pytest.mark.parametrize(
+    "url,words",
+    [
+        ("/replay/4x6/{s}?g=112.3632", "A code has 4 colours"),
+        ("/replay/4x6/{s}?g=1172.3632", "Colour 7 is not in this game"),
+        ("/replay/7x6/{s}?g=1122", "Pegs must be from 2 to 6"),
+        ("/replay/four/{s}?g=1122", "is not a game size"),
+        ("/replay/4x6/{s}?g=" + ".".join(["1111"] * 11), "more than the 10 allowed"),
+        ("/replay/4x6/{s}?g=3632.1122", "already found the secret"),
+        ("/replay/4x6/QQ?g=1122", "damaged"),
+        ("/replay/4x6/{s}?g=1122&step=9", "from 0 to 2"),
+        ("/replay/4x6/{s}?g=1122&l=99", "limit must be from 1 to 30"),
+        ("/replay/4x6/{s}?g=1111.2222&l=1", "more than the 1 allowed"),
+        ("/replay/4x6d/{s}?g=1122", "is not a code of this size|repeats a colour"),
+    ],
+)
 def test_mangled_links(client, url, words):
     resp = client.get(url.format(s=conceal(Code.parse("3632", SIZE), SIZE)))
     assert resp.status_code == 400
@@ -141,6 +144,6 @@ def test_mangled_links(client, url, words):
 def test_open_graph_tags_without_the_secret(app, client):
     data = finished_game(app, client, "3632", ["1122", "3632"])
     html = text(client.get(data["replay_url"]))
-    head = html[:html.index("</head>")]
+    head = html[: html.index("</head>")]
     assert 'property="og:title"' in head and 'name="twitter:card"' in head
     assert "3632" not in head

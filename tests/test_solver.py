@@ -19,11 +19,15 @@ def text(response):
 
 
 def line_rows(html):
-    return re.findall(r'class="row line-row" data-guess="(\d+)" data-black="(\d)" data-white="(\d)" '
-                      r'data-remaining="(\d+)"', html)
+    return re.findall(
+        r'class="row line-row" data-guess="(\d+)" data-black="(\d)" data-white="(\d)" '
+        r'data-remaining="(\d+)"',
+        html,
+    )
 
 
 # --- the optimal game ----------------------------------------------------------------------
+
 
 def test_optimal_game_default_is_the_adversary_line(client):
     resp = client.get("/solver/optimal-game?pegs=4&colors=6")
@@ -54,8 +58,9 @@ def test_htmx_gets_only_the_line(client):
     assert 'id="line-announce" hx-swap-oob' in html and "Guess 3: " in html
 
 
-@pytest.mark.parametrize("name,adversary", [("knuth", "greedy"), ("knuth", "deepest"),
-                                            ("entropy", "deepest"), ("optimal", "deepest")])
+@pytest.mark.parametrize(
+    "name,adversary", [("knuth", "greedy"), ("knuth", "deepest"), ("entropy", "deepest"), ("optimal", "deepest")]
+)
 def test_codebreaker_and_adversary_selectors(client, name, adversary):
     html = text(client.get(f"/solver/optimal-game?strategy={name}&adversary={adversary}"))
     line = adversary_line(get_strategy(name), GameSize(), adversary)
@@ -71,17 +76,20 @@ def test_distinct_and_other_sizes(client):
     assert all(len(set(r[0])) == 3 for r in rows[-1:])  # the secret found uses different colours
 
 
-@pytest.mark.parametrize("query,words,status", [
-    ("strategy=nope", "Unknown strategy", 400),
-    ("adversary=sneaky", "Unknown adversary", 400),
-    ("pegs=9", "Pegs must be from 2 to 6", 400),
-    ("colors=x", "Colours must be a whole number", 400),
-    ("step=9", "past the end of this line", 400),
-    ("step=-1", "whole number from 0 to 5", 400),
-    ("pegs=6&colors=9", "sizes up to 32,768 codes", 422),
-    ("pegs=5&colors=8&strategy=optimal", "not offered", 400),
-    ("pegs=6&colors=8&strategy=knuth&adversary=deepest", "sizes up to 32,768 codes", 422),
-])
+@pytest.mark.parametrize(
+    "query,words,status",
+    [
+        ("strategy=nope", "Unknown strategy", 400),
+        ("adversary=sneaky", "Unknown adversary", 400),
+        ("pegs=9", "Pegs must be from 2 to 6", 400),
+        ("colors=x", "Colours must be a whole number", 400),
+        ("step=9", "past the end of this line", 400),
+        ("step=-1", "whole number from 0 to 5", 400),
+        ("pegs=6&colors=9", "sizes up to 32,768 codes", 422),
+        ("pegs=5&colors=8&strategy=optimal", "not offered", 400),
+        ("pegs=6&colors=8&strategy=knuth&adversary=deepest", "sizes up to 32,768 codes", 422),
+    ],
+)
 def test_bad_parameters(client, query, words, status):
     resp = client.get(f"/solver/optimal-game?{query}")
     assert resp.status_code == status
@@ -101,9 +109,13 @@ def test_every_codebreaker_compared(client):
         url = re.search(r'hx-get="([^"]*optimal-game/lengths[^"]*)"', html)[1].replace("&amp;", "&")
         html = text(client.get(url, headers={"HX-Request": "true"}))
         time.sleep(0.05)
-    table = html[html.index('<table class="lengths"'):html.index("</table>", html.index('<table class="lengths"'))]
-    found = re.findall(r'<th scope="row">([\w-]+)</th>\s*<td>(?:<a[^>]*>|<strong[^>]*>)(\d+) guesses.*?</td>\s*'
-                       r'<td>(?:<a[^>]*>|<strong[^>]*>)(\d+) guesses', table, re.S)
+    table = html[html.index('<table class="lengths"') : html.index("</table>", html.index('<table class="lengths"'))]
+    found = re.findall(
+        r'<th scope="row">([\w-]+)</th>\s*<td>(?:<a[^>]*>|<strong[^>]*>)(\d+) guesses.*?</td>\s*'
+        r"<td>(?:<a[^>]*>|<strong[^>]*>)(\d+) guesses",
+        table,
+        re.S,
+    )
     names = [name for name, _, _ in found]
     assert names[0] == "best-candidate" and "knuth" in names and "optimal" in names
     for name, greedy, deepest in found:
@@ -149,6 +161,7 @@ def test_api_optimal_game(client):
 
 # --- the classroom -------------------------------------------------------------------------
 
+
 def test_classroom_step_api_matches_suggest(client):
     data = client.get("/api/solver/step?pegs=4&colors=6&strategy=knuth&history=1122:1,0 3456:0,2").get_json()
     assert data["candidates"] == 60 and data["guess"] == "1334"
@@ -157,14 +170,17 @@ def test_classroom_step_api_matches_suggest(client):
     assert len(data["top"]) == 10 and data["why"]
 
 
-@pytest.mark.parametrize("history,words", [
-    ("1122", "is not GUESS:BLACK,WHITE"),
-    ("1122:5,0", "impossible with 4 pegs"),
-    ("1122:3,1", "can never happen"),
-    ("1122:0,0 1133:0,0 1144:0,0 1155:0,0 1166:0,0", "No secret fits"),
-    ("1122:4,0 3456:0,0", "already found"),
-    ("11x2:1,0", "is not a colour"),
-])
+@pytest.mark.parametrize(
+    "history,words",
+    [
+        ("1122", "is not GUESS:BLACK,WHITE"),
+        ("1122:5,0", "impossible with 4 pegs"),
+        ("1122:3,1", "can never happen"),
+        ("1122:0,0 1133:0,0 1144:0,0 1155:0,0 1166:0,0", "No secret fits"),
+        ("1122:4,0 3456:0,0", "already found"),
+        ("11x2:1,0", "is not a colour"),
+    ],
+)
 def test_classroom_bad_history(client, history, words):
     resp = client.get("/solver/classroom", query_string={"history": history})
     assert resp.status_code == 400 and words in text(resp)
@@ -196,8 +212,10 @@ def test_classroom_plays_knuth_to_the_secret(client, secret):
     number of guesses is the secret's depth in Knuth's tree, and the secret
     stays off the page until the last step."""
     size = GameSize()
-    resp = client.post("/solver/classroom", data={"pegs": "4", "colors": "6", "strategy": "knuth",
-                                                  "source": "teacher", "secret": secret})
+    resp = client.post(
+        "/solver/classroom",
+        data={"pegs": "4", "colors": "6", "strategy": "knuth", "source": "teacher", "secret": secret},
+    )
     assert resp.status_code == 303
     url = resp.headers["Location"]
     assert secret not in url
@@ -265,15 +283,15 @@ def test_navigation_links(client):
     assert 'href="/solver/optimal-game"' in home and "/solver/classroom" in home
     assert '<a href="/solver/classroom" aria-current="page">Classroom</a>' in text(client.get("/solver/classroom"))
     assert '<a href="/solver/optimal-game" aria-current="page">Optimal game</a>' in text(
-        client.get("/solver/optimal-game"))
+        client.get("/solver/optimal-game")
+    )
 
 
 def test_finished_game_links_to_the_classroom(app, client):
     size = GameSize()
     with app.app_context():
         game = store.create_game(size, 10, Code.parse("2541", size))
-    resp = client.post(f"/games/{game.id}/guesses", data={"guess": "2541", "move": "1"},
-                       follow_redirects=True)
+    resp = client.post(f"/games/{game.id}/guesses", data={"guess": "2541", "move": "1"}, follow_redirects=True)
     html = text(resp)
     match = re.search(r'<a href="([^"]+)">How Knuth would have played this secret', html)
     assert match

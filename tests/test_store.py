@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-BOTH = pytest.mark.backends("sqlite", "postgresql")
-
 from benchmarks.servers import free_port
 from webapp import create_app, store
 from webapp.engine import Code, GameSize
+
+BOTH = pytest.mark.backends("sqlite", "postgresql")
 
 
 def test_ids_are_long_and_random():
@@ -62,8 +62,7 @@ def test_concurrent_posts_of_one_move(app):
         game = store.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
 
     def post(_):
-        return app.test_client().post(
-            f"/api/games/{game.id}/guesses", json={"guess": "1122", "move": 1}).status_code
+        return app.test_client().post(f"/api/games/{game.id}/guesses", json={"guess": "1122", "move": 1}).status_code
 
     with ThreadPoolExecutor(8) as pool:
         codes = list(pool.map(post, range(16)))
@@ -85,9 +84,10 @@ def test_gunicorn_workers_share_games(db_config):
     port = free_port()
     gunicorn = Path(sys.executable).with_name("gunicorn")
     proc = subprocess.Popen(
-        [str(gunicorn), "--workers", "4", "--bind", f"127.0.0.1:{port}",
-         f"webapp:create_app({db_config!r})"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=Path(__file__).parent.parent,
+        [str(gunicorn), "--workers", "4", "--bind", f"127.0.0.1:{port}", f"webapp:create_app({db_config!r})"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=Path(__file__).parent.parent,
     )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -143,9 +143,11 @@ def test_a_first_release_database_upgrades_and_plays_on(backend, db_config):
     with every feature of this version (watch link, replay, hints)."""
     url = db_config["DATABASE_URL"] or db_config["DATABASE"]
     script = (Path(__file__).parent / "data" / "schema-v1.sql").read_text()
-    rows = ["INSERT INTO games (id, pegs, colors, distinct_, max_guesses, secret, created_at)"
-            " VALUES ('old-game', 4, 6, 0, 10, '3632', 0)",
-            "INSERT INTO guesses (game_id, move, guess, black, white, at) VALUES ('old-game', 1, '1122', 1, 0, 0)"]
+    rows = [
+        "INSERT INTO games (id, pegs, colors, distinct_, max_guesses, secret, created_at)"
+        " VALUES ('old-game', 4, 6, 0, 10, '3632', 0)",
+        "INSERT INTO guesses (game_id, move, guess, black, white, at) VALUES ('old-game', 1, '1122', 1, 0, 0)",
+    ]
     if backend == "postgresql":
         import psycopg
 
@@ -212,8 +214,15 @@ def test_postgresql_outage_is_a_503_and_loses_nothing(tmp_path):
     from benchmarks.servers import postgresql
 
     with postgresql(durable=True) as url:  # a crash keeps what was committed
-        app = create_app({"DATABASE_URL": str(url), "REDIS_URL": None, "DATABASE_POOL_TIMEOUT": 1.0,
-                          "JOBS_CONSUMER": "none", "TESTING": True})
+        app = create_app(
+            {
+                "DATABASE_URL": str(url),
+                "REDIS_URL": None,
+                "DATABASE_POOL_TIMEOUT": 1.0,
+                "JOBS_CONSUMER": "none",
+                "TESTING": True,
+            }
+        )
         client = app.test_client()
         game = client.post("/api/games", json={"secret": None}).get_json()
         assert client.post(f"/api/games/{game['id']}/guesses", json={"guess": "1122", "move": 1}).status_code == 200
@@ -225,8 +234,9 @@ def test_postgresql_outage_is_a_503_and_loses_nothing(tmp_path):
         assert page.status_code == 503 and "Nothing was lost" in page.get_data(as_text=True)
         url.start()
         deadline = time.time() + 20
-        while (resp := client.post(f"/api/games/{game['id']}/guesses",
-                                   json={"guess": "3456", "move": 2})).status_code == 503:
+        while (
+            resp := client.post(f"/api/games/{game['id']}/guesses", json={"guess": "3456", "move": 2})
+        ).status_code == 503:
             assert time.time() < deadline
             time.sleep(0.2)
         assert resp.status_code == 200

@@ -3,9 +3,14 @@
 import numpy as np
 import pytest
 
-from webapp.engine import Code, Feedback, GameSize, PRESETS, StrategyError, best_guess, get_strategy
-from webapp.engine.strategies import choose, full_pool, guess_pool, played_mask
+from webapp.engine import PRESETS, Code, Feedback, GameSize, StrategyError, best_guess, get_strategy
+from webapp.engine.strategies import choose, guess_pool, played_mask
 from webapp.engine.tables import candidates, feedback_table
+
+
+def full_pool(size: GameSize) -> np.ndarray:
+    """Every code, for checking the reduced pool against."""
+    return np.arange(size.n_codes, dtype=np.int64)
 
 
 def test_first_guess_patterns():
@@ -49,8 +54,10 @@ def test_reduced_pool_matches_full_pool(size, name):
 def test_non_candidate_can_split_better():
     # From the rules document: no candidate separates these six, but 1261 does.
     size = GameSize()
-    cands = np.array(sorted(Code.parse(c, size).index(size) for c in
-                            ["1211", "1212", "1216", "1245", "1515", "1615"]), dtype=np.int64)
+    cands = np.array(
+        sorted(Code.parse(c, size).index(size) for c in ["1211", "1212", "1216", "1245", "1515", "1615"]),
+        dtype=np.int64,
+    )
     table = feedback_table(size)
     assert table.class_counts(cands, cands).max(axis=1).min() > 1
     assert table.class_counts(np.array([Code.parse("1261", size).index(size)]), cands).max() == 1
@@ -84,6 +91,7 @@ def test_random_is_seedable():
 def test_tie_breaks_candidate_preference():
     """Rows tie on every score: knuth takes the candidate, minimax-avg the first row."""
     from webapp.engine.strategies import _select
+
     counts = np.array([[2, 1, 1, 0], [2, 1, 0, 1], [3, 1, 0, 0]], dtype=np.int32)
     is_candidate = np.array([False, True, True])
     assert _select(get_strategy("knuth"), counts, 4, is_candidate) == 1

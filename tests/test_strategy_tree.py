@@ -23,17 +23,19 @@ def open_links(html):
     return [a.replace("&amp;", "&") for a in re.findall(r'<a href="([^"]+)"[^>]*aria-expanded="false"', html)]
 
 
-@pytest.mark.parametrize("size,name", [(GameSize(3, 4), "knuth"), (GameSize(3, 4), "entropy"),
-                                       (GameSize(2, 5, True), "simple")])
+@pytest.mark.parametrize(
+    "size,name", [(GameSize(3, 4), "knuth"), (GameSize(3, 4), "entropy"), (GameSize(2, 5, True), "simple")]
+)
 def test_every_leaf_matches_the_whole_game_analysis(client, size, name):
     """Opening every branch by its link reaches every secret, each at the
     depth the whole-game analysis gives it."""
     analysis = analyse(name, size)
     from webapp.engine.codes import secret_indices
-    expected = {str(Code.from_index(int(i), size)): int(d)
-                for i, d in zip(secret_indices(size), analysis.depths)}
+
+    expected = {str(Code.from_index(int(i), size)): int(d) for i, d in zip(secret_indices(size), analysis.depths)}
     base = f"/solver/tree?pegs={size.pegs}&colors={size.colors}&strategy={name}" + (
-        "&distinct=1" if size.distinct else "")
+        "&distinct=1" if size.distinct else ""
+    )
     found, todo, seen = {}, [base], set()
     while todo:
         url = todo.pop()
@@ -59,7 +61,7 @@ def test_open_path_is_in_the_url(client):
     assert html.count('aria-expanded="true"') == 2  # two branches open: Close links
     # Classroom links carry the position.
     links = re.findall(r'href="(/solver/classroom\?[^"]+)"', html)
-    histories = [parse_qs(urlsplit(l.replace("&amp;", "&")).query).get("history", [""])[0] for l in links]
+    histories = [parse_qs(urlsplit(link.replace("&amp;", "&")).query).get("history", [""])[0] for link in links]
     assert f"1122:1,0 {second}:0,2" in histories
 
 
@@ -79,14 +81,17 @@ def test_large_trees_open_lazily(client):
     assert html.count('class="node"') == 1 and "32,768 codes possible" in html
 
 
-@pytest.mark.parametrize("query,words", [
-    ("open=4,0", "is a leaf"),
-    ("open=1,3", "does not exist"),
-    ("open=9,9", "impossible with 4 pegs"),
-    ("open=x", "is not feedback"),
-    ("strategy=nope", "Unknown strategy"),
-    ("pegs=5&colors=8&strategy=optimal", "not offered"),
-])
+@pytest.mark.parametrize(
+    "query,words",
+    [
+        ("open=4,0", "is a leaf"),
+        ("open=1,3", "does not exist"),
+        ("open=9,9", "impossible with 4 pegs"),
+        ("open=x", "is not feedback"),
+        ("strategy=nope", "Unknown strategy"),
+        ("pegs=5&colors=8&strategy=optimal", "not offered"),
+    ],
+)
 def test_bad_tree_parameters(client, query, words):
     resp = client.get(f"/solver/tree?{query}")
     assert resp.status_code == 400 and words in text(resp)

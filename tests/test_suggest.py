@@ -61,7 +61,7 @@ def test_suggestions_are_counted_per_move(client, game):
 def test_a_shown_hint_is_stored_not_recomputed(client, app, game, monkeypatch):
     client.post(f"/games/{game.id}/suggestion", data={"strategy": "entropy"})
     first = client.get(f"/games/{game.id}").get_data(as_text=True)
-    from webapp import hints
+    from webapp.web import hints
 
     def refuse(*args, **kwargs):
         raise AssertionError("the hint was worked out again")
@@ -105,8 +105,9 @@ def test_slow_hint_runs_in_the_background(tmp_path):
     resp = client.post(f"/games/{game.id}/suggestion", data={"strategy": "knuth"}, headers=HX)
     html = resp.get_data(as_text=True)
     assert resp.status_code == 200 and 'id="hint-job"' in html and "searching for its guess" in html
-    expected = best_guess("knuth", size, [(Code.parse("11223", size), feedback(
-        Code.parse("11223", size), Code.parse("12345", size)))])
+    expected = best_guess(
+        "knuth", size, [(Code.parse("11223", size), feedback(Code.parse("11223", size), Code.parse("12345", size)))]
+    )
     assert suggested(wait_for_suggestion(client, game)) == str(expected.guess)
     assert suggested(client.get(f"/games/{game.id}").get_data(as_text=True)) == str(expected.guess)
     app.extensions["jobs"].stop()

@@ -20,13 +20,18 @@ from urllib.parse import urlencode
 import pytest
 
 from webapp import create_app
-from webapp.engine import Code, GameSize, PRESETS, feedback
+from webapp.engine import PRESETS, Code, GameSize, feedback
 from webapp.engine.codes import MAX_COLORS, MAX_PEGS, MIN_COLORS, MIN_PEGS, conceal, secret_indices
 from webapp.engine.lines import ADVERSARIES, BEST_CANDIDATE, offered
-from webapp.share import size_slug
+from webapp.web.links import size_slug
 
-SIZES = [GameSize(p, c, d) for p in range(MIN_PEGS, MAX_PEGS + 1) for c in range(MIN_COLORS, MAX_COLORS + 1)
-         for d in (False, True) if not d or c >= p]
+SIZES = [
+    GameSize(p, c, d)
+    for p in range(MIN_PEGS, MAX_PEGS + 1)
+    for c in range(MIN_COLORS, MAX_COLORS + 1)
+    for d in (False, True)
+    if not d or c >= p
+]
 # No answer may take longer than this, in seconds: the request budget is
 # about half a second of engine work, and a cold size also builds its tables.
 CEILING = 3.0
@@ -53,10 +58,18 @@ def a_secret(size: GameSize) -> Code:
 
 @pytest.fixture(scope="module")
 def sweep_app(tmp_path_factory):
-    app = create_app({
-        "DATABASE": str(tmp_path_factory.mktemp("sweep") / "games.sqlite3"), "DATABASE_URL": None,
-        "REDIS_URL": None, "TESTING": True, "CREATE_RATE_LIMIT": "1000000 per minute",
-        "JOBS_CONSUMER": "none", "JOBS_MAX": 1_000_000, "WARM_UP": True})
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path_factory.mktemp("sweep") / "games.sqlite3"),
+            "DATABASE_URL": None,
+            "REDIS_URL": None,
+            "TESTING": True,
+            "CREATE_RATE_LIMIT": "1000000 per minute",
+            "JOBS_CONSUMER": "none",
+            "JOBS_MAX": 1_000_000,
+            "WARM_UP": True,
+        }
+    )
     yield app
     app.extensions["jobs"].stop()
 
@@ -89,8 +102,7 @@ class Sweep:
 def sweep_size(s: Sweep, size: GameSize) -> None:
     args = size_args(size)
     secret = a_secret(size)
-    strategies = [name for name in STRATEGIES
-                  if name == BEST_CANDIDATE.name or PRESETS[name].available(size)]
+    strategies = [name for name in STRATEGIES if name == BEST_CANDIDATE.name or PRESETS[name].available(size)]
     # The optimal game: every codebreaker the form offers, both adversaries.
     for name, adversary in sampled(list(itertools.product(strategies, ADVERSARIES)), size, 4):
         query = {**args, "strategy": name, "adversary": adversary}
@@ -129,8 +141,10 @@ def sweep_size(s: Sweep, size: GameSize) -> None:
         s.post(f"/api/games/{game.get_json()['id']}/guesses", json={"guess": str(first), "move": 1})
     # The computer as codebreaker: each kind of first answer, then undo.
     for name in sampled([n for n in PRESETS if n in strategies and offered(PRESETS[n], size)], size, 1):
-        made = s.post("/api/codemaker", json={"pegs": size.pegs, "colors": size.colors,
-                                              "distinct": size.distinct, "strategy": name})
+        made = s.post(
+            "/api/codemaker",
+            json={"pegs": size.pegs, "colors": size.colors, "distinct": size.distinct, "strategy": name},
+        )
         if made.status_code != 201:
             continue
         gid = made.get_json()["id"]
@@ -141,8 +155,10 @@ def sweep_size(s: Sweep, size: GameSize) -> None:
             if answered.status_code == 200:
                 s.post(f"/api/codemaker/{gid}/undo", json={"move": 1})
     # A challenge: created, joined, its results.
-    challenge = s.post("/api/challenges", json={"pegs": size.pegs, "colors": size.colors,
-                                                "distinct": size.distinct, "secret": str(secret)})
+    challenge = s.post(
+        "/api/challenges",
+        json={"pegs": size.pegs, "colors": size.colors, "distinct": size.distinct, "secret": str(secret)},
+    )
     if challenge.status_code == 201:
         c = challenge.get_json()
         joined = s.post(f"/api/challenges/{c['id']}/games", json={"name": "sweep"})
@@ -168,7 +184,9 @@ def test_every_size_every_route(sweep_app, capsys):
         times.append((time.perf_counter() - before, size.label()))
     elapsed = time.perf_counter() - started
     with capsys.disabled():
-        print(f"\nsweep: {s.count} requests over {len(SIZES)} sizes in {elapsed:.0f} s; "
-              f"slowest {s.slowest[0]:.2f} s ({s.slowest[1]}); slowest sizes "
-              + ", ".join(f"{label} {t:.1f} s" for t, label in sorted(times, reverse=True)[:6]))
+        print(
+            f"\nsweep: {s.count} requests over {len(SIZES)} sizes in {elapsed:.0f} s; "
+            f"slowest {s.slowest[0]:.2f} s ({s.slowest[1]}); slowest sizes "
+            + ", ".join(f"{label} {t:.1f} s" for t, label in sorted(times, reverse=True)[:6])
+        )
     assert not s.problems, "\n".join(s.problems[:40])

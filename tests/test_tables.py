@@ -34,8 +34,7 @@ def test_candidates_after_history():
     history = [(Code.parse("1122", size), Feedback(1, 0))]
     remaining = candidates(size, history)
     expected = [
-        i for i in range(size.n_codes)
-        if feedback(Code.parse("1122", size), Code.from_index(i, size)) == Feedback(1, 0)
+        i for i in range(size.n_codes) if feedback(Code.parse("1122", size), Code.from_index(i, size)) == Feedback(1, 0)
     ]
     assert list(remaining) == expected
     assert len(remaining) == 256
@@ -79,8 +78,7 @@ def test_threads_share_the_parallel_kernels_safely():
         "print('finished')\n"
     )
     env = {**os.environ, "NUMBA_THREADING_LAYER": "workqueue"}
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                            timeout=300, env=env)
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, env=env)
     assert result.returncode == 0, result.stderr[-500:]
     assert "finished" in result.stdout
 
@@ -93,8 +91,8 @@ def test_warm_up_leaves_nothing_to_compile_for_suggestions():
     import sys
 
     script = """
-from webapp.engine import Code, Feedback, GameSize, best_guess, kernels
-kernels.warm_up()
+from webapp.engine import Code, Feedback, GameSize, best_guess, kernels, warm
+warm.warm_up()
 found = {n: getattr(kernels, n) for n in dir(kernels) if hasattr(getattr(kernels, n), "signatures")}
 before = {n: len(f.signatures) for n, f in found.items()}
 big = GameSize(5, 8)
@@ -119,14 +117,16 @@ def test_numpy_and_compiled_kernels_agree(pegs, colors):
     rng = np.random.default_rng(pegs * 10 + colors)
     guesses = np.sort(rng.choice(size.n_codes, size=min(size.n_codes, 150), replace=False)).astype(np.int64)
     codes = np.sort(rng.choice(size.n_codes, size=min(size.n_codes, 90), replace=False)).astype(np.int64)
-    by_numpy = feedback_numpy(table.digits[guesses], table.counts[guesses], table.digits[codes],
-                              table.counts[codes], pegs)
+    by_numpy = feedback_numpy(
+        table.digits[guesses], table.counts[guesses], table.digits[codes], table.counts[codes], pegs
+    )
     digits_t, counts_t = table._columns(codes)
     compiled = kernels.feedback_block(table.digits[guesses], table.counts[guesses], digits_t, counts_t, pegs)
     assert (by_numpy == compiled).all()
-    assert (counts_numpy(by_numpy, table.slots)
-            == kernels.counts_direct(table.digits, table.counts, guesses, digits_t, counts_t,
-                                     pegs, table.slots)).all()
+    assert (
+        counts_numpy(by_numpy, table.slots)
+        == kernels.counts_direct(table.digits, table.counts, guesses, digits_t, counts_t, pegs, table.slots)
+    ).all()
     matrix = feedback_matrix(pegs, colors)  # numpy or compiled, whichever this process uses now
     few = codes[: table.replies]
     expected = next((i for i, g in enumerate(guesses) if len(set(matrix[g, few])) == len(few)), -1)
@@ -137,10 +137,10 @@ def test_numpy_and_compiled_kernels_agree(pegs, colors):
 
     small = small_tables(pegs, colors)
     assert kernels.first_perfect_split_few(guesses, few, small, pegs) == expected
-    few_replies = feedback_numpy(table.digits[guesses], table.counts[guesses], table.digits[few],
-                                 table.counts[few], pegs)
-    assert (kernels.counts_few(guesses, few, small, pegs, table.slots)
-            == counts_numpy(few_replies, table.slots)).all()
+    few_replies = feedback_numpy(
+        table.digits[guesses], table.counts[guesses], table.digits[few], table.counts[few], pegs
+    )
+    assert (kernels.counts_few(guesses, few, small, pegs, table.slots) == counts_numpy(few_replies, table.slots)).all()
 
 
 def test_classic_commands_never_load_numba():
@@ -168,9 +168,9 @@ print("numba loaded:", "numba" in sys.modules)
 def test_dead_colour_filter_changes_no_tree(size, monkeypatch):
     """Guesses that differ only in colours no candidate has are scored once;
     every strategy still finds every secret at the same depth."""
-    from webapp.engine import analyse, kernels
+    from webapp.engine import analyse, kernels, warm
 
-    kernels.warm_up()  # the filter runs where the compiled kernels do
+    warm.warm_up()  # the filter runs where the compiled kernels do
     names = ["knuth", "minimax-lex", "entropy", "irving", "most-parts", "widedev", "longrect", "minimax-avg"]
     filtered = {name: analyse(name, size).depths.tolist() for name in names}
     monkeypatch.setattr(kernels, "without_dead_variants", lambda digits, pool, cands, colors: pool)

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from webapp.engine import Code, GameSize, PRESETS, SizeError, analyse, feedback
+from webapp.engine import PRESETS, Code, GameSize, SizeError, analyse, feedback
 from webapp.engine.codes import secret_indices
 
 
@@ -45,8 +45,19 @@ def test_tree_replies_are_true(name, size):
 
 def test_summary_fields():
     summary = analyse("entropy", GameSize(3, 4)).summary()
-    assert set(summary) == {"pegs", "colors", "distinct", "strategy", "total", "mean", "stddev",
-                            "max", "first_guess", "histogram", "seconds"}
+    assert set(summary) == {
+        "pegs",
+        "colors",
+        "distinct",
+        "strategy",
+        "total",
+        "mean",
+        "stddev",
+        "max",
+        "first_guess",
+        "histogram",
+        "seconds",
+    }
     assert sum(summary["histogram"].values()) == 64
     assert summary["mean"] == pytest.approx(summary["total"] / 64)
 

@@ -13,6 +13,8 @@ def create_app(config=None):
     """Build the app; ``config`` is a mapping applied over the defaults."""
     from flask import Flask  # here, so the command line starts without Flask
 
+    from .engine.lines import DEEPEST_LINE_CODES
+
     app = Flask(
         __name__,
         instance_path=str(ROOT / "instance"),
@@ -41,45 +43,32 @@ def create_app(config=None):
         REQUEST_BUDGET=400_000_000,
         # The deepest adversary needs a whole decision tree: built within a
         # request for sizes up to this many codes.
-        SOLVER_TREE_CODES=4096,
+        SOLVER_TREE_CODES=DEEPEST_LINE_CODES,
         # The engine's compiled kernels (numba): "background" loads them in a
         # thread as the app starts, so it serves at once (small work runs in
         # numpy meanwhile); True loads them before serving; False on the
         # first piece of work large enough to need them.
         WARM_UP="background",
+        # Games still being played but untouched this many days are deleted
+        # (the hourly sweep, and `flask expire-games`); 0 keeps everything.
+        GAME_RETENTION_DAYS=30,
     )
     if config:
         app.config.update(config)
     if not app.config["DATABASE_URL"]:
         os.makedirs(os.path.dirname(os.path.abspath(app.config["DATABASE"])), exist_ok=True)
 
-    from . import api, challenges, codemaker, errors, jobs, limits, play, security, share, solver, store, web
-    from . import openapi as apidocs
+    from . import jobs, store, web
+    from .engine import warm
+
     if app.config["WARM_UP"] == "background":
         import threading
 
-        def warm_up():
-            from .engine import kernels
-
-            kernels.warm_up()
-
-        threading.Thread(target=warm_up, name="kernel warm-up", daemon=True).start()
+        threading.Thread(target=warm.warm_up, name="kernel warm-up", daemon=True).start()
     elif app.config["WARM_UP"]:
-        from .engine import kernels
+        warm.warm_up()
 
-        kernels.warm_up()
-
-    security.init_app(app)
-    limits.init_app(app)
     store.init_app(app)
     jobs.init_app(app)
     web.init_app(app)
-    errors.init_app(app)
-    play.init_app(app)
-    api.init_app(app)
-    solver.init_app(app)
-    share.init_app(app)
-    challenges.init_app(app)
-    codemaker.init_app(app)
-    apidocs.init_app(app)
     return app

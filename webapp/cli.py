@@ -13,7 +13,7 @@ import json
 import sys
 import time
 
-from .engine import GameSize, MastermindError, PRESETS, analyse, best_guess
+from .engine import PRESETS, GameSize, MastermindError, analyse, best_guess
 from .engine.codes import parse_history
 from .engine.tables import feedback_table
 from .engine.tree import check_analysable
@@ -48,9 +48,7 @@ class Progress:
         left = elapsed * (1 - fraction) / fraction if fraction > 0 else float("nan")
         filled = int(self.width * fraction)
         bar = "#" * filled + "-" * (self.width - filled)
-        self.stream.write(
-            f"\r{self.label} [{bar}] {fraction:6.1%}  {elapsed:5.1f}s elapsed, ~{left:5.1f}s left "
-        )
+        self.stream.write(f"\r{self.label} [{bar}] {fraction:6.1%}  {elapsed:5.1f}s elapsed, ~{left:5.1f}s left ")
         self.stream.flush()
         self.shown = True
 
@@ -134,13 +132,17 @@ def cmd_suggest(args, out) -> None:
 
     suggestion = best_guess(name, size, history, rng=np.random.default_rng(args.seed))
     if args.json:
-        json.dump({
-            "strategy": name,
-            "guess": str(suggestion.guess),
-            "score": suggestion.score,
-            "remaining": suggestion.remaining,
-            "partition": {r.key: n for r, n in sorted(suggestion.partition.items())},
-        }, out, indent=2)
+        json.dump(
+            {
+                "strategy": name,
+                "guess": str(suggestion.guess),
+                "score": suggestion.score,
+                "remaining": suggestion.remaining,
+                "partition": {r.key: n for r, n in sorted(suggestion.partition.items())},
+            },
+            out,
+            indent=2,
+        )
         out.write("\n")
         return
     score = ", ".join(f"{k}: {v}" for k, v in suggestion.score.items()) or "no score"
@@ -159,8 +161,7 @@ def cmd_line(args, out) -> None:
         json.dump(line.json(), out, indent=2)
         out.write("\n")
         return
-    out.write(f"{size.label()}: {strategy.name} against the {args.adversary} adversary, "
-              f"{len(line.rows)} guesses\n")
+    out.write(f"{size.label()}: {strategy.name} against the {args.adversary} adversary, {len(line.rows)} guesses\n")
     for number, row in enumerate(line.rows, start=1):
         out.write(f"{number:3}  {row.guess}  {row.reply.key}  {row.remaining:>6,} left\n")
 
@@ -173,8 +174,7 @@ def search_progress(stream=None, delay: float = 1.0):
     def report(stats, seconds):
         if seconds < delay:
             return
-        stream.write(f"\rsearching: {int(stats[0]):,} nodes, {int(stats[2]):,} guesses expanded, "
-                     f"{seconds:5.1f}s ")
+        stream.write(f"\rsearching: {int(stats[0]):,} nodes, {int(stats[2]):,} guesses expanded, {seconds:5.1f}s ")
         stream.flush()
         shown.append(True)
 
@@ -199,21 +199,43 @@ def cmd_optimal(args, out) -> None:
     total = solver.total(progress=report)
     seconds = time.perf_counter() - started
     close()
-    name = "optimal" + (f" (max {args.max_guesses})" if args.max_guesses else "") + (
-        ", candidates only" if args.candidates_only else "")
+    name = (
+        "optimal"
+        + (f" (max {args.max_guesses})" if args.max_guesses else "")
+        + (", candidates only" if args.candidates_only else "")
+    )
     stats = dict(zip(STATS, (int(v) for v in solver.stats)))
     if total is None:
         if args.json:
-            json.dump([{"pegs": size.pegs, "colors": size.colors, "distinct": size.distinct,
-                        "strategy": name, "max_guesses": args.max_guesses, "feasible": False,
-                        "seconds": round(seconds, 4), "search": stats}], out, indent=2)
+            json.dump(
+                [
+                    {
+                        "pegs": size.pegs,
+                        "colors": size.colors,
+                        "distinct": size.distinct,
+                        "strategy": name,
+                        "max_guesses": args.max_guesses,
+                        "feasible": False,
+                        "seconds": round(seconds, 4),
+                        "search": stats,
+                    }
+                ],
+                out,
+                indent=2,
+            )
             out.write("\n")
         else:
-            out.write(f"No strategy finds every secret of {size.label()} within "
-                      f"{args.max_guesses} guesses{' using candidates only' if args.candidates_only else ''}.\n")
+            out.write(
+                f"No strategy finds every secret of {size.label()} within "
+                f"{args.max_guesses} guesses{' using candidates only' if args.candidates_only else ''}.\n"
+            )
         return
-    strategy = Strategy(name, "Exact optimum.", "this project",
-                        chooser=lambda _size, cands, played, depth: solver.choose(cands, played, depth))
+    strategy = Strategy(
+        name,
+        "Exact optimum.",
+        "this project",
+        chooser=lambda _size, cands, played, depth: solver.choose(cands, played, depth),
+    )
     result = analyse(strategy, size, table=solver.table)
     summary = result.summary()
     summary["seconds"] = round(seconds, 4)
@@ -262,18 +284,22 @@ def build_parser() -> Parser:
     line_p = sub.add_parser("line", help="the optimal-game line against an adversary")
     common(line_p)
     line_p.set_defaults(strategy="best-candidate")
-    line_p.add_argument("--adversary", choices=["greedy", "deepest"], default="greedy",
-                        help="greedy keeps the most codes; deepest follows the longest branch")
+    line_p.add_argument(
+        "--adversary",
+        choices=["greedy", "deepest"],
+        default="greedy",
+        help="greedy keeps the most codes; deepest follows the longest branch",
+    )
     line_p.set_defaults(run=cmd_line)
 
     optimal_p = sub.add_parser("optimal", help="the exact optimal strategy")
     optimal_p.add_argument("--pegs", type=int, default=4, help="pegs in a code (default 4)")
     optimal_p.add_argument("--colors", type=int, default=6, help="colours (default 6)")
     optimal_p.add_argument("--distinct", action="store_true", help="the secret uses different colours")
-    optimal_p.add_argument("--max-guesses", type=int, metavar="K",
-                           help="never more than K guesses (optimal worst case)")
-    optimal_p.add_argument("--candidates-only", action="store_true",
-                           help="guess only codes that could be the secret")
+    optimal_p.add_argument(
+        "--max-guesses", type=int, metavar="K", help="never more than K guesses (optimal worst case)"
+    )
+    optimal_p.add_argument("--candidates-only", action="store_true", help="guess only codes that could be the secret")
     optimal_p.add_argument("--json", action="store_true", help="print JSON")
     optimal_p.add_argument("--out", metavar="FILE", help="write the tree as JSON (like analyse --tree)")
     optimal_p.add_argument("--data", metavar="FILE", help="write the compact tree the app ships")
@@ -294,6 +320,7 @@ def main(argv=None, out=None) -> int:
         return 130
     except BrokenPipeError:  # the reader (head, less) stopped early: not an error
         import os
+
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     return 0

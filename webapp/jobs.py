@@ -20,8 +20,8 @@ import json
 import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from flask import current_app
 
@@ -94,9 +94,12 @@ class Job:
 
     def json(self) -> dict:
         """The 202 answer of an API while the job runs."""
-        return {"status": self.status, "progress": self.progress,
-                "eta_seconds": None if self.eta is None else round(self.eta, 1),
-                "elapsed_seconds": round(self.elapsed, 1)}
+        return {
+            "status": self.status,
+            "progress": self.progress,
+            "eta_seconds": None if self.eta is None else round(self.eta, 1),
+            "elapsed_seconds": round(self.elapsed, 1),
+        }
 
 
 def job_key(kind: str, params: dict) -> str:
@@ -108,8 +111,16 @@ def _job(row: dict) -> Job:
     result = json.loads(row["result"]) if row.get("result") else None
     started = row.get("started_at") or row["created_at"]
     end = row.get("finished_at") or time.time()
-    return Job(row["key"], row["kind"], row["status"], row.get("progress"), row.get("eta"), result,
-               row.get("error"), max(0.0, end - started))
+    return Job(
+        row["key"],
+        row["kind"],
+        row["status"],
+        row.get("progress"),
+        row.get("eta"),
+        result,
+        row.get("error"),
+        max(0.0, end - started),
+    )
 
 
 def config(name: str):
@@ -142,12 +153,6 @@ def get(kind: str, params: dict) -> Job:
     except store.JobsFull:
         raise Busy(config("JOBS_RETRY_AFTER")) from None
     return _job(store.load_job(key))
-
-
-def stored(kind: str, params: dict) -> Job | None:
-    """The job for ``kind`` and ``params`` if one exists, without starting it."""
-    row = store.load_job(job_key(kind, params))
-    return _job(row) if row else None
 
 
 def _enqueue(key: str) -> None:
@@ -211,8 +216,11 @@ class Jobs:
         else:
             from huey import SqliteHuey
 
-            folder = (os.path.dirname(os.path.abspath(app.config["DATABASE"])) if not app.config.get("DATABASE_URL")
-                      else app.instance_path)
+            folder = (
+                os.path.dirname(os.path.abspath(app.config["DATABASE"]))
+                if not app.config.get("DATABASE_URL")
+                else app.instance_path
+            )
             os.makedirs(folder, exist_ok=True)
             path = app.config.get("JOBS_QUEUE") or os.path.join(folder, "jobs-queue.sqlite3")
             self.huey = SqliteHuey(name=name, filename=path, results=False)
@@ -231,8 +239,13 @@ class Jobs:
         """Consumer threads in this process (no scheduler, no signal handlers:
         the web server owns those)."""
         self.consumer = self.huey.create_consumer(
-            workers=workers, worker_type="thread", periodic=False, initial_delay=0.05,
-            max_delay=0.5, check_worker_health=False)
+            workers=workers,
+            worker_type="thread",
+            periodic=False,
+            initial_delay=0.05,
+            max_delay=0.5,
+            check_worker_health=False,
+        )
         for _, thread in self.consumer.worker_threads:
             thread.start()
 

@@ -13,7 +13,9 @@ class SettingsError(MastermindError):
 
 
 @dataclass(frozen=True)
-class Preset:
+class Board:
+    """A board the home page offers by name: its size and guess limit."""
+
     key: str
     title: str
     size: GameSize
@@ -21,14 +23,21 @@ class Preset:
     blurb: str
 
 
-PRESETS = (
-    Preset("classic", "Classic", GameSize(4, 6), 10, "4 pegs, 6 colours, 10 guesses."),
-    Preset("brain-breaker", "Brain Breaker", GameSize(4, 5), 10, "4 pegs, 5 colours, 10 guesses."),
-    Preset("super", "Super Mastermind", GameSize(5, 8), 12, "5 pegs, 8 colours, 12 guesses."),
-    Preset("distinct", "Distinct", GameSize(4, 6, distinct=True), 10,
-           "4 pegs, 6 colours; the secret uses 4 different colours."),
+BOARDS = (
+    Board("classic", "Classic", GameSize(4, 6), 10, "4 pegs, 6 colours, 10 guesses."),
+    Board("brain-breaker", "Brain Breaker", GameSize(4, 5), 10, "4 pegs, 5 colours, 10 guesses."),
+    Board("super", "Super Mastermind", GameSize(5, 8), 12, "5 pegs, 8 colours, 12 guesses."),
+    Board(
+        "distinct",
+        "Distinct",
+        GameSize(4, 6, distinct=True),
+        10,
+        "4 pegs, 6 colours; the secret uses 4 different colours.",
+    ),
 )
-PRESETS_BY_KEY = {p.key: p for p in PRESETS}
+BOARDS_BY_KEY = {b.key: b for b in BOARDS}
+# A player's name, in a challenge, has at most this many characters.
+MAX_NAME = 40
 DEFAULTS = {"pegs": 4, "colors": 6, "max_guesses": 10, "distinct": False}
 
 
@@ -67,7 +76,7 @@ def _whole(name: str, value, typed: bool) -> int:
 def _flag(value, typed: bool) -> bool:
     if typed:
         if not isinstance(value, bool):
-            raise SettingsError("\"distinct\" must be true or false.")
+            raise SettingsError('"distinct" must be true or false.')
         return value
     text = str(value).strip().lower()
     if text not in YES | NO:
@@ -79,11 +88,10 @@ def parse_size(data, typed: bool = False) -> GameSize:
     """The game size in ``data`` (a form, a query string or a JSON object);
     missing fields take the classic defaults."""
     if not hasattr(data, "get"):
-        raise SettingsError("The settings must be an object such as {\"pegs\": 4, \"colors\": 6}.")
+        raise SettingsError('The settings must be an object such as {"pegs": 4, "colors": 6}.')
     pegs = _whole("pegs", data.get("pegs", DEFAULTS["pegs"]), typed)
     colors = _whole("colors", data.get("colors", DEFAULTS["colors"]), typed)
-    distinct = _flag(data.get("distinct", DEFAULTS["distinct"]), typed) if (
-        typed or "distinct" in data) else False
+    distinct = _flag(data.get("distinct", DEFAULTS["distinct"]), typed) if (typed or "distinct" in data) else False
     return GameSize(pegs, colors, distinct)
 
 

@@ -6,6 +6,7 @@ several worker processes share the file) or on PostgreSQL when
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import re
@@ -24,7 +25,9 @@ from .engine import Code, Feedback, GameSize, feedback, secret_indices
 # app is brought up to date by the steps it has not had (its version is kept
 # in ``schema_version``). Add a step to change the schema; never edit one.
 MIGRATIONS = (
-    (1, """
+    (
+        1,
+        """
 CREATE TABLE IF NOT EXISTS games (
     id          TEXT PRIMARY KEY,
     pegs        INTEGER NOT NULL,
@@ -48,8 +51,11 @@ CREATE TABLE IF NOT EXISTS guesses (
     at      REAL NOT NULL,
     PRIMARY KEY (game_id, move)
 );
-"""),
-    (2, """CREATE TABLE IF NOT EXISTS watch_links (
+""",
+    ),
+    (
+        2,
+        """CREATE TABLE IF NOT EXISTS watch_links (
     token   TEXT PRIMARY KEY,
     game_id TEXT NOT NULL UNIQUE REFERENCES games(id)
 );
@@ -108,8 +114,11 @@ CREATE TABLE IF NOT EXISTS jobs (
     heartbeat   REAL NOT NULL,
     finished_at REAL
 );
-"""),
-    (3, """CREATE TABLE IF NOT EXISTS job_gate (
+""",
+    ),
+    (
+        3,
+        """CREATE TABLE IF NOT EXISTS job_gate (
     id INTEGER PRIMARY KEY
 );
 INSERT INTO job_gate (id) VALUES (1);
@@ -121,7 +130,8 @@ CREATE TABLE IF NOT EXISTS rate_limits (
 ALTER TABLE challenge_games ADD COLUMN player TEXT NOT NULL DEFAULT '';
 ALTER TABLE challenge_games ADD COLUMN counted INTEGER NOT NULL DEFAULT 1;
 CREATE INDEX IF NOT EXISTS challenge_games_by_player ON challenge_games (challenge_id, player);
-"""),
+""",
+    ),
 )
 
 PLAYING, WON, LOST = "playing", "won", "lost"
@@ -278,8 +288,7 @@ class PostgresBackend:
         import psycopg_pool
 
         self.url, self.pool_size, self.timeout = url, pool_size, timeout
-        self.unavailable = (psycopg.OperationalError, psycopg.errors.ReadOnlySqlTransaction,
-                            psycopg_pool.PoolTimeout)
+        self.unavailable = (psycopg.OperationalError, psycopg.errors.ReadOnlySqlTransaction, psycopg_pool.PoolTimeout)
         self._pool = None
         self._pid = None
         self._lock = threading.Lock()
@@ -294,9 +303,14 @@ class PostgresBackend:
                     from psycopg_pool import ConnectionPool
 
                     self._pool = ConnectionPool(
-                        self.url, min_size=1, max_size=self.pool_size, timeout=self.timeout,
+                        self.url,
+                        min_size=1,
+                        max_size=self.pool_size,
+                        timeout=self.timeout,
                         kwargs={"autocommit": True, "row_factory": _row_factory},
-                        name="mastermind", open=True)
+                        name="mastermind",
+                        open=True,
+                    )
                     self._pid = os.getpid()
         return self._pool
 
@@ -309,10 +323,8 @@ class PostgresBackend:
 
     def release(self, db) -> None:
         if getattr(db, "read_only", False):
-            try:
+            with contextlib.suppress(Exception):  # the pool checks and replaces a broken connection
                 db.execute("SET default_transaction_read_only = off")
-            except Exception:  # the pool checks and replaces a broken connection
-                pass
         self.pool.putconn(db.raw)
 
     def migrate(self, run) -> None:
@@ -321,8 +333,11 @@ class PostgresBackend:
         with psycopg.connect(self.url, autocommit=True, row_factory=_row_factory) as raw:
             # One server at a time upgrades (the others wait on the lock), and
             # REAL is 4 bytes in PostgreSQL: times need double precision.
-            run(PostgresConnection(raw), "BEGIN; SELECT pg_advisory_xact_lock(4242)",
-                lambda script: re.sub(r"\bREAL\b", "DOUBLE PRECISION", script))
+            run(
+                PostgresConnection(raw),
+                "BEGIN; SELECT pg_advisory_xact_lock(4242)",
+                lambda script: re.sub(r"\bREAL\b", "DOUBLE PRECISION", script),
+            )
 
     def close(self) -> None:
         if self._pool is not None and self._pid == os.getpid():
@@ -336,7 +351,7 @@ def backend_for(url: str, pool_size: int = 8, timeout: float = 5.0):
     if url.startswith(("postgresql://", "postgres://")):
         return PostgresBackend(url, pool_size, timeout)
     if url.startswith("sqlite:///"):
-        return SqliteBackend(url[len("sqlite:///"):])
+        return SqliteBackend(url[len("sqlite:///") :])
     if "://" in url:
         raise ValueError(f"DATABASE_URL must be a postgresql:// URL, an sqlite:/// URL or a path, not {url!r}")
     return SqliteBackend(url)
@@ -451,8 +466,7 @@ def insert_game(db, size: GameSize, max_guesses: int, secret: Code) -> str:
     """Write a new game and its watch link inside the caller's transaction."""
     game_id = new_game_id()
     db.execute(
-        "INSERT INTO games (id, pegs, colors, distinct_, max_guesses, secret, created_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO games (id, pegs, colors, distinct_, max_guesses, secret, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
         (game_id, size.pegs, size.colors, int(size.distinct), max_guesses, str(secret), time.time()),
     )
     db.execute("INSERT INTO watch_links (token, game_id) VALUES (?, ?)", (new_game_id(), game_id))
@@ -463,18 +477,24 @@ def load_game(game_id: str, db=None, lock: bool = False) -> Game:
     """The game with ``game_id``, with its moves; :class:`GameNotFound` if none.
     With ``lock`` (inside a transaction), other moves in this game wait for it."""
     db = db or get_db()
-    row = db.execute("SELECT * FROM games WHERE id = ?" + (backend().for_update if lock else ""),
-                     (str(game_id),)).fetchone()
+    row = db.execute(
+        "SELECT * FROM games WHERE id = ?" + (backend().for_update if lock else ""), (str(game_id),)
+    ).fetchone()
     if row is None:
         raise GameNotFound(game_id)
     size = GameSize(row["pegs"], row["colors"], bool(row["distinct_"]))
     game = Game(
-        row["id"], size, row["max_guesses"], Code.parse(row["secret"], size), row["status"],
-        bool(row["show_count"]), row["suggestions"], row["hint_move"], row["hint_strategy"],
+        row["id"],
+        size,
+        row["max_guesses"],
+        Code.parse(row["secret"], size),
+        row["status"],
+        bool(row["show_count"]),
+        row["suggestions"],
+        row["hint_move"],
+        row["hint_strategy"],
     )
-    for move in db.execute(
-        "SELECT guess, black, white FROM guesses WHERE game_id = ? ORDER BY move", (game.id,)
-    ):
+    for move in db.execute("SELECT guess, black, white FROM guesses WHERE game_id = ? ORDER BY move", (game.id,)):
         game.moves.append(Move(Code.parse(move["guess"], size), Feedback(move["black"], move["white"])))
     return game
 
@@ -536,8 +556,11 @@ def save_hint(game_id: str, move: int, strategy: str, result: str) -> None:
 
 
 def load_hint(game_id: str, move: int, strategy: str) -> str | None:
-    row = get_db().execute("SELECT result FROM hints WHERE game_id = ? AND move = ? AND strategy = ?",
-                           (game_id, move, strategy)).fetchone()
+    row = (
+        get_db()
+        .execute("SELECT result FROM hints WHERE game_id = ? AND move = ? AND strategy = ?", (game_id, move, strategy))
+        .fetchone()
+    )
     return row[0] if row else None
 
 
@@ -566,14 +589,16 @@ def admit_job(key: str, kind: str, params: str, now: float, fresh_after: float, 
         db.execute("SELECT id FROM job_gate WHERE id = 1" + backend().for_update)
         if db.execute("SELECT 1 FROM jobs WHERE key = ?", (key,)).fetchone() is not None:
             return False
-        active = db.execute("SELECT COUNT(*) FROM jobs WHERE status IN (?, ?) AND heartbeat >= ?",
-                            (QUEUED, RUNNING, fresh_after)).fetchone()[0]
+        active = db.execute(
+            "SELECT COUNT(*) FROM jobs WHERE status IN (?, ?) AND heartbeat >= ?", (QUEUED, RUNNING, fresh_after)
+        ).fetchone()[0]
         if int(active) >= most:
             raise JobsFull()
-        db.execute("INSERT INTO jobs (key, kind, params, status, created_at, heartbeat) VALUES (?, ?, ?, ?, ?, ?)",
-                   (key, kind, params, QUEUED, now, now))
+        db.execute(
+            "INSERT INTO jobs (key, kind, params, status, created_at, heartbeat) VALUES (?, ?, ?, ?, ?, ?)",
+            (key, kind, params, QUEUED, now, now),
+        )
     return True
-
 
 
 def requeue_stale_job(key: str, stale_before: float, now: float) -> bool:
@@ -601,11 +626,12 @@ def claim_job(key: str, now: float, stale_before: float) -> bool:
 def beat_job(key: str, now: float, progress: float | None = None, eta: float | None = None) -> None:
     """A running job is alive; with ``progress``, also how far it is."""
     if progress is None:
-        get_db().execute("UPDATE jobs SET heartbeat = ? WHERE key = ? AND status = ?",
-                         (now, key, RUNNING))
+        get_db().execute("UPDATE jobs SET heartbeat = ? WHERE key = ? AND status = ?", (now, key, RUNNING))
     else:
-        get_db().execute("UPDATE jobs SET heartbeat = ?, progress = ?, eta = ? WHERE key = ? AND status = ?",
-                         (now, progress, eta, key, RUNNING))
+        get_db().execute(
+            "UPDATE jobs SET heartbeat = ?, progress = ?, eta = ? WHERE key = ? AND status = ?",
+            (now, progress, eta, key, RUNNING),
+        )
 
 
 def finish_job(key: str, kind: str, params: str, result: str, now: float) -> None:
@@ -619,8 +645,9 @@ def finish_job(key: str, kind: str, params: str, result: str, now: float) -> Non
 
 
 def fail_job(key: str, message: str, now: float) -> None:
-    get_db().execute("UPDATE jobs SET status = ?, error = ?, finished_at = ? WHERE key = ?",
-                     (FAILED, message, now, key))
+    get_db().execute(
+        "UPDATE jobs SET status = ?, error = ?, finished_at = ? WHERE key = ?", (FAILED, message, now, key)
+    )
 
 
 # --- challenges: one secret, many players ----------------------------------------------------
@@ -655,8 +682,16 @@ def create_challenge(size: GameSize, max_guesses: int, secret: Code | None = Non
     get_db().execute(
         "INSERT INTO challenges (id, pegs, colors, distinct_, max_guesses, secret, results_key, created_at)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (challenge.id, size.pegs, size.colors, int(size.distinct), max_guesses, str(secret),
-         challenge.results_key, time.time()),
+        (
+            challenge.id,
+            size.pegs,
+            size.colors,
+            int(size.distinct),
+            max_guesses,
+            str(secret),
+            challenge.results_key,
+            time.time(),
+        ),
     )
     return challenge
 
@@ -664,8 +699,9 @@ def create_challenge(size: GameSize, max_guesses: int, secret: Code | None = Non
 def load_challenge(challenge_id: str, results_key: str | None = None) -> Challenge:
     """The challenge; with ``results_key``, only if the key is right."""
     row = get_db().execute("SELECT * FROM challenges WHERE id = ?", (str(challenge_id),)).fetchone()
-    if row is None or (results_key is not None
-                       and not secrets.compare_digest(str(results_key).encode(), row["results_key"].encode())):
+    if row is None or (
+        results_key is not None and not secrets.compare_digest(str(results_key).encode(), row["results_key"].encode())
+    ):
         raise ChallengeNotFound(challenge_id)
     size = GameSize(row["pegs"], row["colors"], bool(row["distinct_"]))
     return Challenge(row["id"], size, row["max_guesses"], Code.parse(row["secret"], size), row["results_key"])
@@ -691,23 +727,28 @@ def join_challenge(challenge: Challenge, name: str, player: str) -> Joined:
         earlier = db.execute(
             "SELECT cg.game_id, g.status FROM challenge_games cg JOIN games g ON g.id = cg.game_id"
             " WHERE cg.challenge_id = ? AND cg.player = ? ORDER BY cg.joined_at, cg.game_id",
-            (challenge.id, player)).fetchall()
+            (challenge.id, player),
+        ).fetchall()
         playing = [row["game_id"] for row in earlier if row["status"] == PLAYING]
         if playing:
             game_id, counted, created = playing[-1], earlier[0]["game_id"] == playing[-1], False
         else:
-            game_id, counted, created = insert_game(db, challenge.size, challenge.max_guesses,
-                                                    challenge.secret), not earlier, True
-            db.execute("INSERT INTO challenge_games (game_id, challenge_id, name, joined_at, player, counted)"
-                       " VALUES (?, ?, ?, ?, ?, ?)",
-                       (game_id, challenge.id, name, time.time(), player, int(counted)))
+            game_id, counted, created = (
+                insert_game(db, challenge.size, challenge.max_guesses, challenge.secret),
+                not earlier,
+                True,
+            )
+            db.execute(
+                "INSERT INTO challenge_games (game_id, challenge_id, name, joined_at, player, counted)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, challenge.id, name, time.time(), player, int(counted)),
+            )
     return Joined(load_game(game_id), counted, created)
 
 
 def challenge_of(game_id: str) -> str | None:
     """The id of the challenge a game belongs to, if any."""
-    row = get_db().execute("SELECT challenge_id FROM challenge_games WHERE game_id = ?",
-                           (str(game_id),)).fetchone()
+    row = get_db().execute("SELECT challenge_id FROM challenge_games WHERE game_id = ?", (str(game_id),)).fetchone()
     return row[0] if row else None
 
 
@@ -761,20 +802,21 @@ def create_codemaker(size: GameSize, strategy: str) -> CodemakerGame:
 
 def load_codemaker(game_id: str, db=None, lock: bool = False) -> CodemakerGame:
     db = db or get_db()
-    row = db.execute("SELECT * FROM codemaker_games WHERE id = ?" + (backend().for_update if lock else ""),
-                     (str(game_id),)).fetchone()
+    row = db.execute(
+        "SELECT * FROM codemaker_games WHERE id = ?" + (backend().for_update if lock else ""), (str(game_id),)
+    ).fetchone()
     if row is None:
         raise CodemakerNotFound(game_id)
     size = GameSize(row["pegs"], row["colors"], bool(row["distinct_"]))
     game = CodemakerGame(row["id"], size, row["strategy"])
-    for move in db.execute("SELECT guess, black, white FROM codemaker_replies WHERE game_id = ? ORDER BY move",
-                           (game.id,)):
+    for move in db.execute(
+        "SELECT guess, black, white FROM codemaker_replies WHERE game_id = ? ORDER BY move", (game.id,)
+    ):
         game.moves.append(Move(Code.parse(move["guess"], size), Feedback(move["black"], move["white"])))
     return game
 
 
-def add_codemaker_reply(game_id: str, move: int, guess: Code, reply: Feedback,
-                        seen: list[Move]) -> CodemakerGame:
+def add_codemaker_reply(game_id: str, move: int, guess: Code, reply: Feedback, seen: list[Move]) -> CodemakerGame:
     """Record the player's ``reply`` to guess number ``move`` in one
     transaction, under the game's lock. ``seen`` is the history the caller
     checked the reply and worked out ``guess`` against: if the stored one
@@ -786,8 +828,10 @@ def add_codemaker_reply(game_id: str, move: int, guess: Code, reply: Feedback,
             raise StaleMove(f"This game is at guess {len(game.moves) + 1}, not {move}: reload the page.")
         if game.moves != seen:
             raise StaleMove("Your answers changed meanwhile (in another tab?): reload the page and answer again.")
-        db.execute("INSERT INTO codemaker_replies (game_id, move, guess, black, white) VALUES (?, ?, ?, ?, ?)",
-                   (game.id, move, str(guess), reply.black, reply.white))
+        db.execute(
+            "INSERT INTO codemaker_replies (game_id, move, guess, black, white) VALUES (?, ?, ?, ?, ?)",
+            (game.id, move, str(guess), reply.black, reply.white),
+        )
     game.moves.append(Move(guess, reply))
     return game
 
@@ -800,8 +844,7 @@ def undo_codemaker_reply(game_id: str, move: int) -> CodemakerGame:
         if not game.moves:
             raise StaleMove("There is no answer to take back.")
         if move != len(game.moves):
-            raise StaleMove(f"Answer {move} is not the last one (that is answer {len(game.moves)}): "
-                            "reload the page.")
+            raise StaleMove(f"Answer {move} is not the last one (that is answer {len(game.moves)}): reload the page.")
         db.execute("DELETE FROM codemaker_replies WHERE game_id = ? AND move = ?", (game.id, move))
         game.moves.pop()
     return game
@@ -816,8 +859,10 @@ def watch_token(game_id: str) -> str:
     query = "SELECT token FROM watch_links WHERE game_id = ?"
     row = db.execute(query, (str(game_id),)).fetchone()
     if row is None:  # written once, so showing a board stays a read
-        db.execute("INSERT INTO watch_links (token, game_id) VALUES (?, ?) ON CONFLICT (game_id) DO NOTHING",
-                   (new_game_id(), str(game_id)))
+        db.execute(
+            "INSERT INTO watch_links (token, game_id) VALUES (?, ?) ON CONFLICT (game_id) DO NOTHING",
+            (new_game_id(), str(game_id)),
+        )
         row = db.execute(query, (str(game_id),)).fetchone()
     return row[0]
 
@@ -836,20 +881,23 @@ def hit_counter(key: str, seconds: float, amount: int, now: float) -> int:
     """Add ``amount`` to the counter ``key`` and return its new value; a
     counter whose window has ended starts a new one of ``seconds``. One
     statement, so concurrent hits from any process all count."""
-    row = get_db().execute(
-        "INSERT INTO rate_limits (key, hits, expires) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET"
-        " hits = CASE WHEN rate_limits.expires <= ? THEN excluded.hits ELSE rate_limits.hits + excluded.hits END,"
-        " expires = CASE WHEN rate_limits.expires <= ? THEN excluded.expires ELSE rate_limits.expires END"
-        " RETURNING hits",
-        (key, amount, now + seconds, now, now),
-    ).fetchone()
+    row = (
+        get_db()
+        .execute(
+            "INSERT INTO rate_limits (key, hits, expires) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET"
+            " hits = CASE WHEN rate_limits.expires <= ? THEN excluded.hits ELSE rate_limits.hits + excluded.hits END,"
+            " expires = CASE WHEN rate_limits.expires <= ? THEN excluded.expires ELSE rate_limits.expires END"
+            " RETURNING hits",
+            (key, amount, now + seconds, now, now),
+        )
+        .fetchone()
+    )
     return int(row[0])
 
 
 def read_counter(key: str, now: float) -> tuple[int, float]:
     """The counter ``key`` and when its window ends (0 and ``now`` when none runs)."""
-    row = get_db().execute("SELECT hits, expires FROM rate_limits WHERE key = ? AND expires > ?",
-                           (key, now)).fetchone()
+    row = get_db().execute("SELECT hits, expires FROM rate_limits WHERE key = ? AND expires > ?", (key, now)).fetchone()
     return (int(row[0]), float(row[1])) if row else (0, now)
 
 
@@ -868,10 +916,14 @@ def expire_abandoned(cutoff: float) -> int:
     older than ``cutoff`` (a Unix time), with everything hanging off them.
     Finished games stay (their replays and challenge results point at them)."""
     with transaction() as db:
-        ids = [row[0] for row in db.execute(
-            "SELECT g.id FROM games g WHERE g.status = ? AND COALESCE("
-            "(SELECT MAX(gu.at) FROM guesses gu WHERE gu.game_id = g.id), g.created_at) < ?",
-            (PLAYING, cutoff))]
+        ids = [
+            row[0]
+            for row in db.execute(
+                "SELECT g.id FROM games g WHERE g.status = ? AND COALESCE("
+                "(SELECT MAX(gu.at) FROM guesses gu WHERE gu.game_id = g.id), g.created_at) < ?",
+                (PLAYING, cutoff),
+            )
+        ]
         for table in ("guesses", "hints", "watch_links", "challenge_games"):
             db.executemany(f"DELETE FROM {table} WHERE game_id = ?", [(i,) for i in ids])
         db.executemany("DELETE FROM games WHERE id = ?", [(i,) for i in ids])

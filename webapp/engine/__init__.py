@@ -2,6 +2,7 @@
 loops. Nothing here imports Flask, so it serves notebooks and the command
 line as well as the web app."""
 
+from . import optimal  # noqa: F401  (registers the optimal presets)
 from .codes import (
     Code,
     CodeError,
@@ -13,14 +14,30 @@ from .codes import (
     feedback,
     secret_indices,
 )
-from .tables import FeedbackTable, candidates, consistent, feedback_table
 from .strategies import PRESETS, Strategy, StrategyError, Suggestion, best_guess, get_strategy
+from .tables import FeedbackTable, candidates, consistent, feedback_table
 from .tree import Analysis, analyse
-from . import optimal  # noqa: F401  (registers the optimal presets)
 
 __all__ = [
-    "Analysis", "Code", "CodeError", "Feedback", "FeedbackError", "FeedbackTable", "GameSize",
-    "MastermindError", "PRESETS", "SizeError", "Strategy", "StrategyError", "Suggestion",
-    "analyse", "best_guess", "candidates", "consistent", "feedback", "feedback_table",
-    "get_strategy", "secret_indices",
+    "Analysis",
+    "Code",
+    "CodeError",
+    "Feedback",
+    "FeedbackError",
+    "FeedbackTable",
+    "GameSize",
+    "MastermindError",
+    "PRESETS",
+    "SizeError",
+    "Strategy",
+    "StrategyError",
+    "Suggestion",
+    "analyse",
+    "best_guess",
+    "candidates",
+    "consistent",
+    "feedback",
+    "feedback_table",
+    "get_strategy",
+    "secret_indices",
 ]

@@ -48,8 +48,10 @@ class GameSize:
     distinct: bool = False
 
     def __post_init__(self):
-        for name, label, low, high in (("pegs", "Pegs", MIN_PEGS, MAX_PEGS),
-                                       ("colors", "Colours", MIN_COLORS, MAX_COLORS)):
+        for name, label, low, high in (
+            ("pegs", "Pegs", MIN_PEGS, MAX_PEGS),
+            ("colors", "Colours", MIN_COLORS, MAX_COLORS),
+        ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int):
                 raise SizeError(f"{label} must be a whole number from {low} to {high}.")
@@ -59,8 +61,7 @@ class GameSize:
             raise SizeError("Whether the secret uses different colours must be true or false.")
         if self.distinct and self.colors < self.pegs:
             raise SizeError(
-                f"A secret of {self.pegs} different colours needs at least {self.pegs} colours, "
-                f"not {self.colors}."
+                f"A secret of {self.pegs} different colours needs at least {self.pegs} colours, not {self.colors}."
             )
 
     @property
@@ -96,12 +97,12 @@ class Feedback:
         return self.black * (pegs + 1) + self.white
 
     @classmethod
-    def decode(cls, value: int, pegs: int) -> "Feedback":
+    def decode(cls, value: int, pegs: int) -> Feedback:
         """Inverse of :meth:`encode`."""
         return cls(*divmod(int(value), pegs + 1))
 
     @classmethod
-    def parse(cls, text: str, size: GameSize) -> "Feedback":
+    def parse(cls, text: str, size: GameSize) -> Feedback:
         """Read ``"1,2"`` (black, white) and check it can occur in this size.
 
         >>> Feedback.parse("1,2", GameSize())
@@ -118,9 +119,7 @@ class Feedback:
         """Raise :class:`FeedbackError` unless this reply can happen in ``size``."""
         pegs = size.pegs
         if self.black < 0 or self.white < 0 or self.black + self.white > pegs:
-            raise FeedbackError(
-                f"{self.black} black and {self.white} white is impossible with {pegs} pegs."
-            )
+            raise FeedbackError(f"{self.black} black and {self.white} white is impossible with {pegs} pegs.")
         if self.black == pegs - 1 and self.white == 1:
             raise FeedbackError(f"{pegs - 1} black and 1 white can never happen.")
 
@@ -144,7 +143,7 @@ class Code:
     pegs: tuple[int, ...]
 
     @classmethod
-    def parse(cls, text, size: GameSize) -> "Code":
+    def parse(cls, text, size: GameSize) -> Code:
         """Read a code typed by a person: digits, optionally separated by
         spaces, commas or dashes.
 
@@ -165,9 +164,7 @@ class Code:
             shown = ", ".join(f"'{ch}'" for ch in bad)
             raise CodeError(f"{shown} is not a colour: use the digits 1 to {size.colors}.")
         if len(compact) != size.pegs:
-            raise CodeError(
-                f"A code has {size.pegs} colours; '{compact}' has {len(compact)}."
-            )
+            raise CodeError(f"A code has {size.pegs} colours; '{compact}' has {len(compact)}.")
         pegs = tuple(int(ch) for ch in compact)
         out_of_range = sorted({p for p in pegs if not 1 <= p <= size.colors})
         if out_of_range:
@@ -176,7 +173,7 @@ class Code:
         return cls(pegs)
 
     @classmethod
-    def from_index(cls, index: int, size: GameSize) -> "Code":
+    def from_index(cls, index: int, size: GameSize) -> Code:
         """The code at ``index`` in ascending order."""
         pegs = []
         for _ in range(size.pegs):
@@ -272,8 +269,7 @@ def parse_history(items, size: GameSize) -> list[tuple[Code, Feedback]]:
     for number, item in enumerate(items, start=1):
         guess, sep, reply = item.partition(":")
         if not sep:
-            raise HistoryError(
-                f"'{item[:24]}' is not GUESS:BLACK,WHITE (for example {example(size)}:1,0).")
+            raise HistoryError(f"'{item[:24]}' is not GUESS:BLACK,WHITE (for example {example(size)}:1,0).")
         if history and history[-1][1].black == size.pegs:
             raise HistoryError(f"Guess {number} comes after the code was already found.")
         history.append((Code.parse(guess, size), Feedback.parse(reply, size)))
@@ -318,8 +314,7 @@ def conceal(code: Code, size: GameSize) -> str:
 def reveal(text, size: GameSize) -> Code:
     """The code :func:`conceal` wrote; :class:`CodeError` for anything else."""
     n = size.n_codes
-    if (not isinstance(text, str) or len(text) != _letters_width(size)
-            or not re.fullmatch(r"[a-z]+", text)):
+    if not isinstance(text, str) or len(text) != _letters_width(size) or not re.fullmatch(r"[a-z]+", text):
         raise CodeError("The secret in this link is damaged: it should be a few lowercase letters.")
     value = 0
     for ch in text:

@@ -75,14 +75,14 @@ def _count_block(matrix, guesses, codes, out, start, stop):
 
 
 @njit(cache=True, nogil=True)
-def _counts_from_matrix_serial(matrix, guesses, codes, slots):
+def counts_from_matrix_serial(matrix, guesses, codes, slots):
     out = np.zeros((guesses.shape[0], slots), np.int32)
     _count_block(matrix, guesses, codes, out, 0, guesses.shape[0])
     return out
 
 
 @njit(cache=True, parallel=True)
-def _counts_from_matrix_parallel(matrix, guesses, codes, slots):
+def counts_from_matrix_parallel(matrix, guesses, codes, slots):
     n = guesses.shape[0]
     out = np.zeros((n, slots), np.int32)
     blocks = (n + BLOCK - 1) // BLOCK
@@ -95,8 +95,8 @@ def counts_from_matrix(matrix, guesses, codes, slots):
     """Class sizes of the partition each guess makes of ``codes``: ``(len(guesses), slots)``."""
     if guesses.shape[0] * codes.shape[0] >= PARALLEL_THRESHOLD:
         with PARALLEL_LOCK:
-            return _counts_from_matrix_parallel(matrix, guesses, codes, slots)
-    return _counts_from_matrix_serial(matrix, guesses, codes, slots)
+            return counts_from_matrix_parallel(matrix, guesses, codes, slots)
+    return counts_from_matrix_serial(matrix, guesses, codes, slots)
 
 
 @njit(cache=True, nogil=True)
@@ -127,18 +127,17 @@ def _counts_direct_block(out, digits, counts, guesses, digits_t, counts_t, pegs,
 
 
 @njit(cache=True, parallel=True)
-def _counts_direct_parallel(digits, counts, guesses, digits_t, counts_t, pegs, slots):
+def counts_direct_parallel(digits, counts, guesses, digits_t, counts_t, pegs, slots):
     n = guesses.shape[0]
     out = np.zeros((n, slots), np.int32)
     blocks = (n + BLOCK - 1) // BLOCK
     for b in prange(blocks):
-        _counts_direct_block(out, digits, counts, guesses, digits_t, counts_t, pegs, b * BLOCK,
-                             min(n, (b + 1) * BLOCK))
+        _counts_direct_block(out, digits, counts, guesses, digits_t, counts_t, pegs, b * BLOCK, min(n, (b + 1) * BLOCK))
     return out
 
 
 @njit(cache=True, nogil=True)
-def _counts_direct_serial(digits, counts, guesses, digits_t, counts_t, pegs, slots):
+def counts_direct_serial(digits, counts, guesses, digits_t, counts_t, pegs, slots):
     out = np.zeros((guesses.shape[0], slots), np.int32)
     _counts_direct_block(out, digits, counts, guesses, digits_t, counts_t, pegs, 0, guesses.shape[0])
     return out
@@ -150,8 +149,8 @@ def counts_direct(digits, counts, guesses, digits_t, counts_t, pegs, slots):
     counts); the codes come column-wise in ``digits_t`` and ``counts_t``."""
     if guesses.shape[0] * digits_t.shape[1] >= PARALLEL_THRESHOLD:
         with PARALLEL_LOCK:
-            return _counts_direct_parallel(digits, counts, guesses, digits_t, counts_t, pegs, slots)
-    return _counts_direct_serial(digits, counts, guesses, digits_t, counts_t, pegs, slots)
+            return counts_direct_parallel(digits, counts, guesses, digits_t, counts_t, pegs, slots)
+    return counts_direct_serial(digits, counts, guesses, digits_t, counts_t, pegs, slots)
 
 
 # A few codes at a time: each reply from three small tables (black pegs of the
@@ -172,14 +171,14 @@ def _counts_few_block(out, guesses, ca, cb, cm, small, pegs, start, stop):
 
 
 @njit(cache=True, nogil=True)
-def _counts_few_serial(guesses, ca, cb, cm, small, pegs, slots):
+def counts_few_serial(guesses, ca, cb, cm, small, pegs, slots):
     out = np.zeros((guesses.shape[0], slots), np.int32)
     _counts_few_block(out, guesses, ca, cb, cm, small, pegs, 0, guesses.shape[0])
     return out
 
 
 @njit(cache=True, parallel=True)
-def _counts_few_parallel(guesses, ca, cb, cm, small, pegs, slots):
+def counts_few_parallel(guesses, ca, cb, cm, small, pegs, slots):
     n = guesses.shape[0]
     out = np.zeros((n, slots), np.int32)
     blocks = (n + BLOCK - 1) // BLOCK
@@ -194,8 +193,8 @@ def counts_few(guesses, codes, small, pegs, slots):
     ca, cb, cm = small[0][codes], small[1][codes], small[2][codes]
     if guesses.shape[0] * codes.shape[0] >= PARALLEL_THRESHOLD:
         with PARALLEL_LOCK:
-            return _counts_few_parallel(guesses, ca, cb, cm, small, pegs, slots)
-    return _counts_few_serial(guesses, ca, cb, cm, small, pegs, slots)
+            return counts_few_parallel(guesses, ca, cb, cm, small, pegs, slots)
+    return counts_few_serial(guesses, ca, cb, cm, small, pegs, slots)
 
 
 @njit(cache=True, nogil=True)
@@ -361,79 +360,3 @@ def table_sums(counts, table):
             total += table[counts[i, j]]
         out[i] = total
     return out
-
-
-_warm = threading.Event()
-_warming = threading.Lock()
-
-
-def warm_up() -> None:
-    """Load (or, on a first run, compile) every kernel with the argument
-    types the engine passes (read-only shared tables included), on a tiny
-    size, then send all work here (``tables.use_compiled``). Done once per
-    process; later calls return at once."""
-    if _warm.is_set():
-        return
-    with _warming:
-        if _warm.is_set():
-            return
-        from .codes import GameSize, code_digits, color_counts
-
-        pegs, colors = 2, 2
-        digits, counts = code_digits(pegs, colors), color_counts(pegs, colors)  # read-only
-        n, slots = digits.shape[0], (pegs + 1) ** 2
-        codes = np.arange(n, dtype=np.int64)
-        digits_t, counts_t = np.ascontiguousarray(digits.T), np.ascontiguousarray(counts.T)
-        matrix = np.empty((n, n), np.uint8)
-        with PARALLEL_LOCK:  # as feedback_matrix calls it
-            feedback_block_into(matrix, digits, counts, digits_t, counts_t, pegs)
-        matrix.flags.writeable = False
-        g_digits, g_counts = digits[codes], counts[codes]  # as the table's methods pass them
-        feedback_block(g_digits, g_counts, digits_t, counts_t, pegs)
-        _counts_from_matrix_serial(matrix, codes, codes, slots)
-        _counts_direct_serial(digits, counts, codes, digits_t, counts_t, pegs, slots)
-        with PARALLEL_LOCK:
-            _counts_from_matrix_parallel(matrix, codes, codes, slots)
-            _counts_direct_parallel(digits, counts, codes, digits_t, counts_t, pegs, slots)
-        row_max(_counts_from_matrix_serial(matrix, codes, codes, slots))
-        first_perfect_split(matrix, codes, codes, slots)
-        from .tables import small_tables
-
-        small = small_tables(pegs, colors)
-        _counts_few_serial(codes, small[0][codes], small[1][codes], small[2][codes], small, pegs, slots)
-        with PARALLEL_LOCK:
-            _counts_few_parallel(codes, small[0][codes], small[1][codes], small[2][codes], small, pegs, slots)
-        first_perfect_split_few(codes, codes, small, pegs)
-        split_by_reply(replies_few(0, codes, small, pegs), codes, slots)
-        from .strategies import guess_pool
-
-        without_dead_variants(digits, guess_pool(pegs, colors, 0), codes[:1], colors)  # pools are read-only
-        without_dead_variants(digits, codes, codes[:1], colors)
-        table_sums(_counts_from_matrix_serial(matrix, codes, codes, slots), np.zeros(4, np.float64))
-        # The exact optimal search (its own kernels), on a size too small to matter.
-        from .optimal import OptimalSolver
-
-        solver = OptimalSolver(GameSize(3, 3))
-        solver.total()
-        # What the two-thread whole-game search calls from Python.
-        from .search_kernels import child_group, copy_table, merge_tables, new_table, store_exact
-
-        child_group(solver.all_symmetries, solver.digits, 0, 0)
-        table = new_table()
-        merge_tables(table, table, table, copy_table(table), table, table)
-        store_exact(table, table, 0, 0, 0)
-        from .tables import use_compiled
-
-        use_compiled()
-        _warm.set()
-
-
-if __name__ == "__main__":
-    # `python -m webapp.engine.kernels`: compile every kernel into numba's
-    # on-disk cache (the Makefile does it once after installing), so that no
-    # process ever compiles while a request waits.
-    import time
-
-    started = time.perf_counter()
-    warm_up()
-    print(f"compiled kernels ready in {time.perf_counter() - started:.1f} s")

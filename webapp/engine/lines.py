@@ -22,9 +22,20 @@ import numpy as np
 from cachetools import LRUCache
 
 from .codes import MAX_GUESSES, Code, Feedback, GameSize, MastermindError, secret_indices
+from .position import LISTED_CODES
 from .strategies import (
-    MAX_PAIRS, PRESETS, Budget, Criterion, Strategy, TooSlow, budget_of, choose, colors_mask, get_strategy,
-    guess_pool, largest,
+    MAX_PAIRS,
+    PRESETS,
+    Budget,
+    Criterion,
+    Strategy,
+    TooSlow,
+    budget_of,
+    choose,
+    colors_mask,
+    get_strategy,
+    guess_pool,
+    largest,
 )
 from .tables import feedback_table
 from .tree import Node, analyse
@@ -34,11 +45,9 @@ ADVERSARIES = {
     GREEDY: "replies so as to keep the most codes possible",
     DEEPEST: "replies so as to need the most further guesses in the codebreaker's whole tree",
 }
-# Each row lists the codes still possible when there are at most this many.
-FEW_CODES = 20
 # The deepest adversary needs the codebreaker's whole tree: built within a
 # request up to this many codes (4 pegs × 8 colours takes well under a second).
-TREE_CODES = 4096
+DEEPEST_LINE_CODES = 4096
 # Every codebreaker's lines side by side: up to this many codes (the classic
 # game's two dozen lines take under a second, once per process).
 SUMMARY_CODES = 1296
@@ -47,7 +56,7 @@ BEST_CANDIDATE = Strategy(
     "best-candidate",
     "Among the codes still possible only, the one whose largest class is smallest; "
     "ties to the first in ascending order.",
-    "the classic \"show the optimal game\" line",
+    'the classic "show the optimal game" line',
     (Criterion("largest class", largest, int),),
     candidates_only=True,
 )
@@ -103,32 +112,49 @@ class Line:
 
     def to_dict(self) -> dict:
         """Everything needed to show the line again (a stored job result)."""
-        return {**self.json(), "worst": self.worst,
-                "details": [{"before": r.before, "was_candidate": r.was_candidate,
-                             "left": [str(c) for c in r.left]} for r in self.rows]}
+        return {
+            **self.json(),
+            "worst": self.worst,
+            "details": [
+                {"before": r.before, "was_candidate": r.was_candidate, "left": [str(c) for c in r.left]}
+                for r in self.rows
+            ],
+        }
 
     @classmethod
-    def from_dict(cls, data: dict, size: GameSize, strategy: Strategy) -> "Line":
+    def from_dict(cls, data: dict, size: GameSize, strategy: Strategy) -> Line:
         rows = tuple(
-            Row(Code.parse(r["guess"], size), Feedback(r["black"], r["white"]), d["before"],
-                r["remaining"], d["was_candidate"], tuple(Code.parse(c, size) for c in d["left"]))
-            for r, d in zip(data["rows"], data["details"]))
+            Row(
+                Code.parse(r["guess"], size),
+                Feedback(r["black"], r["white"]),
+                d["before"],
+                r["remaining"],
+                d["was_candidate"],
+                tuple(Code.parse(c, size) for c in d["left"]),
+            )
+            for r, d in zip(data["rows"], data["details"])
+        )
         return cls(size, strategy, data["adversary"], rows, data["worst"])
 
     def json(self) -> dict:
         return {
-            "pegs": self.size.pegs, "colors": self.size.colors, "distinct": self.size.distinct,
-            "strategy": self.strategy.name, "adversary": self.adversary,
-            "rows": [{"guess": str(r.guess), "black": r.reply.black, "white": r.reply.white,
-                      "remaining": r.remaining} for r in self.rows],
+            "pegs": self.size.pegs,
+            "colors": self.size.colors,
+            "distinct": self.size.distinct,
+            "strategy": self.strategy.name,
+            "adversary": self.adversary,
+            "rows": [
+                {"guess": str(r.guess), "black": r.reply.black, "white": r.reply.white, "remaining": r.remaining}
+                for r in self.rows
+            ],
         }
 
 
-def _row(size: GameSize, guess: int, reply: int, before: int, kept: np.ndarray,
-         was_candidate: bool) -> Row:
-    left = tuple(Code.from_index(i, size) for i in kept) if kept.shape[0] <= FEW_CODES else ()
-    return Row(Code.from_index(guess, size), Feedback.decode(reply, size.pegs), before,
-               int(kept.shape[0]), was_candidate, left)
+def _row(size: GameSize, guess: int, reply: int, before: int, kept: np.ndarray, was_candidate: bool) -> Row:
+    left = tuple(Code.from_index(i, size) for i in kept) if kept.shape[0] <= LISTED_CODES else ()
+    return Row(
+        Code.from_index(guess, size), Feedback.decode(reply, size.pegs), before, int(kept.shape[0]), was_candidate, left
+    )
 
 
 def step_cost(strategy: Strategy, size: GameSize, cands: np.ndarray, played: int) -> int:
@@ -143,11 +169,11 @@ def step_cost(strategy: Strategy, size: GameSize, cands: np.ndarray, played: int
 def too_slow(size: GameSize, strategy: Strategy, why: str) -> TooSlow:
     return TooSlow(
         f"The line of {strategy.name} on {size.label()} ({size.n_codes:,} codes) {why}, more than "
-        "a page may do while you wait. Choose a smaller size or another codebreaker.")
+        "a page may do while you wait. Choose a smaller size or another codebreaker."
+    )
 
 
-def greedy_line(strategy: Strategy, size: GameSize, max_pairs: Budget | int = MAX_PAIRS,
-                progress=None) -> Line:
+def greedy_line(strategy: Strategy, size: GameSize, max_pairs: Budget | int = MAX_PAIRS, progress=None) -> Line:
     """The codebreaker's guesses, each answered by the reply that keeps the
     most codes; ``max_pairs`` bounds the scoring work of the whole line.
     ``progress(done, total)`` counts the codes ruled out so far."""
@@ -211,8 +237,7 @@ def _tree(strategy: Strategy, size: GameSize):
     return analyse(strategy, size)
 
 
-def deepest_line(strategy: Strategy, size: GameSize, max_codes: int = TREE_CODES,
-                 progress=None) -> Line:
+def deepest_line(strategy: Strategy, size: GameSize, max_codes: int = DEEPEST_LINE_CODES, progress=None) -> Line:
     """Down the codebreaker's decision tree, always to the reply whose subtree
     needs the most further guesses; ties to the larger class, then the first
     reply in order."""
@@ -224,6 +249,7 @@ def deepest_line(strategy: Strategy, size: GameSize, max_codes: int = TREE_CODES
     memo: dict = {}
     node, before, rows = analysis.root, analysis.depths.shape[0], []
     while True:
+
         def weight(item):
             reply, child = item
             further, count = _heights(child, memo) if isinstance(child, Node) else (0, 1)
@@ -242,8 +268,13 @@ _lines: LRUCache = LRUCache(maxsize=256)
 _lines_lock = threading.Lock()
 
 
-def adversary_line(strategy: Strategy, size: GameSize, adversary: str = GREEDY,
-                   max_pairs: Budget | int = MAX_PAIRS, max_codes: int = TREE_CODES) -> Line:
+def adversary_line(
+    strategy: Strategy,
+    size: GameSize,
+    adversary: str = GREEDY,
+    max_pairs: Budget | int = MAX_PAIRS,
+    max_codes: int = DEEPEST_LINE_CODES,
+) -> Line:
     """The line of ``strategy`` against ``adversary``, remembered per process
     (a remembered line costs nothing against ``max_pairs``)."""
     key = (strategy, size, check_adversary(adversary))
@@ -281,8 +312,13 @@ def line_lengths(size: GameSize, max_pairs: Budget | int = MAX_PAIRS) -> list[Le
     out = []
     for s in codebreakers(size):
         try:
-            out.append(Lengths(s, len(adversary_line(s, size, GREEDY, max_pairs).rows),
-                               len(adversary_line(s, size, DEEPEST, max_pairs).rows)))
+            out.append(
+                Lengths(
+                    s,
+                    len(adversary_line(s, size, GREEDY, max_pairs).rows),
+                    len(adversary_line(s, size, DEEPEST, max_pairs).rows),
+                )
+            )
         except TooSlow:
             raise
         except MastermindError as exc:
@@ -290,8 +326,9 @@ def line_lengths(size: GameSize, max_pairs: Budget | int = MAX_PAIRS) -> list[Le
     return out
 
 
-def play_against(strategy: Strategy, size: GameSize, secret: Code, max_pairs: Budget | int = MAX_PAIRS,
-                 limit: int = MAX_GUESSES) -> list[tuple[Code, Feedback]]:
+def play_against(
+    strategy: Strategy, size: GameSize, secret: Code, max_pairs: Budget | int = MAX_PAIRS, limit: int = MAX_GUESSES
+) -> list[tuple[Code, Feedback]]:
     """The game ``strategy`` plays against a known ``secret``: its guesses and
     the replies, up to the one that finds it."""
     from .codes import feedback

@@ -83,8 +83,7 @@ class OptimalSolver:
     restricts guesses to codes still possible.
     """
 
-    def __init__(self, size: GameSize, max_guesses: int | None = None,
-                 candidates_only: bool = False):
+    def __init__(self, size: GameSize, max_guesses: int | None = None, candidates_only: bool = False):
         if size.n_codes > MAX_OPTIMAL_CODES:
             raise SizeError(
                 f"{size.label()} has {size.n_codes:,} codes; the exact optimum is computed "
@@ -105,8 +104,9 @@ class OptimalSolver:
         for mask, pool in enumerate(pools):
             self.pools[mask, : len(pool)] = pool
         self.colmask = np.array([colors_mask(size, i) for i in range(size.n_codes)], dtype=np.int64)
-        self.zobrist = np.random.default_rng(20261122).integers(
-            0, 2**63, size=size.n_codes, dtype=np.int64).astype(np.uint64)
+        self.zobrist = (
+            np.random.default_rng(20261122).integers(0, 2**63, size=size.n_codes, dtype=np.int64).astype(np.uint64)
+        )
         self.lbtab, self.cap = bounds_tables(size.n_codes, self.replies - 1)
         self.exact, self.lower, self.choice = _tables()
         self.stats = np.zeros(len(STATS), dtype=np.int64)
@@ -136,20 +136,45 @@ class OptimalSolver:
 
     def _search(self, cands, played, depth_left, bound, group, tables, stats) -> int:
         """The compiled search from one position, with the given tables and counters."""
-        from .search_kernels import _solve
+        from .search_kernels import solve
 
-        return int(_solve(
-            self.table.matrix, np.ascontiguousarray(cands, dtype=np.int64), played, depth_left, bound,
-            self.pools, self.pool_lens, self.colmask, self.zobrist, self.lbtab, self.cap,
-            self.slots, self.replies, self.solved, self.candidates_only, (1 << self.size.colors) - 1,
-            *tables, stats, self.digits, group,
-        ))
+        return int(
+            solve(
+                self.table.matrix,
+                np.ascontiguousarray(cands, dtype=np.int64),
+                played,
+                depth_left,
+                bound,
+                self.pools,
+                self.pool_lens,
+                self.colmask,
+                self.zobrist,
+                self.lbtab,
+                self.cap,
+                self.slots,
+                self.replies,
+                self.solved,
+                self.candidates_only,
+                (1 << self.size.colors) - 1,
+                *tables,
+                stats,
+                self.digits,
+                group,
+            )
+        )
 
     def _run(self, cands, played, depth_left, bound=INF, group=None):
         """The search from one position; ``group``: the symmetries that fix its
         history (none known by default)."""
-        return self._search(cands, played, depth_left, bound, self.no_symmetry if group is None else group,
-                            (self.exact, self.lower, self.choice), self.stats)
+        return self._search(
+            cands,
+            played,
+            depth_left,
+            bound,
+            self.no_symmetry if group is None else group,
+            (self.exact, self.lower, self.choice),
+            self.stats,
+        )
 
     def total(self, cands=None, played: int = 0, depth: int = 1, progress=None) -> int | None:
         """The optimal total for ``cands`` (every secret by default), or None
@@ -161,11 +186,14 @@ class OptimalSolver:
         depth_left = self.depth_left(depth)
         workers = search_workers()
         if whole and workers > 1 and cands.shape[0] >= PARALLEL_CODES:
+
             def run():
                 return self._run_split(cands, played, depth_left, workers)
         else:
+
             def run():
                 return self._run(cands, played, depth_left, group=self.all_symmetries if whole else None)
+
         if progress is None:
             value = run()
         else:
@@ -198,17 +226,33 @@ class OptimalSolver:
         and the choices are the one-thread search's."""
         from concurrent.futures import ThreadPoolExecutor
 
-        from .search_kernels import (_bounds_by_classes, _without_dead_variants, child_group, copy_table,
-                                     merge_tables, new_table)
+        from .search_kernels import (
+            bounds_by_classes,
+            child_group,
+            copy_table,
+            merge_tables,
+            new_table,
+            pool_without_dead_variants,
+        )
 
         F, n = self.table.matrix, cands.shape[0]
         if depth_left <= 1 or n > self.cap[depth_left]:
             return INF
-        pool = _without_dead_variants(self.pools[played, : self.pool_lens[played]], cands, self.colmask,
-                                      played, (1 << self.size.colors) - 1)
+        pool = pool_without_dead_variants(
+            self.pools[played, : self.pool_lens[played]], cands, self.colmask, played, (1 << self.size.colors) - 1
+        )
         bounds = np.empty(pool.shape[0], np.int64)
-        _bounds_by_classes(F, cands, pool, bounds, np.zeros(self.slots, np.int64), self.lbtab,
-                           self.cap[depth_left - 1], self.slots, self.solved)
+        bounds_by_classes(
+            F,
+            cands,
+            pool,
+            bounds,
+            np.zeros(self.slots, np.int64),
+            self.lbtab,
+            self.cap[depth_left - 1],
+            self.slots,
+            self.solved,
+        )
         order = [int(i) for i in np.argsort(bounds, kind="mergesort")]
         if bounds[order[0]] >= INF:  # no guess can stay within the limit
             return INF
@@ -220,12 +264,12 @@ class OptimalSolver:
 
             def tables():
                 if not hasattr(local, "tables"):
-                    local.tables = tuple(copy_table(t) for t in seed) if seed else tuple(
-                        new_table() for _ in range(3))
+                    local.tables = tuple(copy_table(t) for t in seed) if seed else tuple(new_table() for _ in range(3))
                     local.stats = np.zeros(len(STATS), dtype=np.int64)
                     made.append(local.tables)
                     self.thread_stats.append(local.stats)
                 return local.tables, local.stats
+
             return tables, made
 
         def classes_of(guess):
@@ -238,8 +282,14 @@ class OptimalSolver:
         tables, made = threads_tables(None)
         classes = sorted(classes_of(first), key=len, reverse=True)
         with ThreadPoolExecutor(workers, thread_name_prefix="optimal") as threads:
-            values = list(threads.map(lambda sub: self._search(
-                sub, played | int(self.colmask[first]), depth_left - 1, INF, group, *tables()), classes))
+            values = list(
+                threads.map(
+                    lambda sub: self._search(
+                        sub, played | int(self.colmask[first]), depth_left - 1, INF, group, *tables()
+                    ),
+                    classes,
+                )
+            )
         for made_tables in made:
             merge_tables(self.exact, self.lower, self.choice, *made_tables)
         best = int(bounds[order[0]]) + sum(v - int(self.lbtab[len(sub)]) for sub, v in zip(classes, values))
@@ -254,8 +304,12 @@ class OptimalSolver:
             running = int(bounds[i])
             for sub in sorted(classes_of(guess), key=len):
                 k = int(self.lbtab[len(sub)])
-                running += self._search(sub, played | int(self.colmask[guess]), depth_left - 1,
-                                        against - running + k, group, *tables()) - k
+                running += (
+                    self._search(
+                        sub, played | int(self.colmask[guess]), depth_left - 1, against - running + k, group, *tables()
+                    )
+                    - k
+                )
                 if running >= against:
                     return INF
             return running
@@ -273,9 +327,9 @@ class OptimalSolver:
         self.stats += sum(self.thread_stats)
         self.thread_stats = []
         if best < INF:
-            from .search_kernels import _key, store_exact
+            from .search_kernels import position_key, store_exact
 
-            key = int(_key(np.ascontiguousarray(cands, dtype=np.int64), self.zobrist, depth_left))
+            key = int(position_key(np.ascontiguousarray(cands, dtype=np.int64), self.zobrist, depth_left))
             store_exact(self.exact, self.choice, key, best, best_guess)
         return best
 
@@ -285,11 +339,10 @@ class OptimalSolver:
             return int(cands[0])
         depth_left = self.depth_left(depth)
         if self._run(cands, played, depth_left) >= INF:
-            raise SizeError(
-                f"No strategy finds every secret here within {self.max_guesses} guesses.")
-        from .search_kernels import _key
+            raise SizeError(f"No strategy finds every secret here within {self.max_guesses} guesses.")
+        from .search_kernels import position_key
 
-        key = int(_key(np.ascontiguousarray(cands, dtype=np.int64), self.zobrist, depth_left))
+        key = int(position_key(np.ascontiguousarray(cands, dtype=np.int64), self.zobrist, depth_left))
         from .search_kernels import table_get
 
         return int(table_get(self.choice, key))
@@ -380,15 +433,21 @@ def decode_tree(size: GameSize, guesses: list[int]) -> dict[bytes, int]:
 
 def data_name(size: GameSize, max_guesses: int | None = None) -> str:
     """File name of a shipped tree, such as ``optimal-4x6-max5.json``."""
-    return (f"optimal-{size.pegs}x{size.colors}" + ("-distinct" if size.distinct else "")
-            + (f"-max{max_guesses}" if max_guesses else "") + ".json")
+    return (
+        f"optimal-{size.pegs}x{size.colors}"
+        + ("-distinct" if size.distinct else "")
+        + (f"-max{max_guesses}" if max_guesses else "")
+        + ".json"
+    )
 
 
 def regenerate_command(size: GameSize, max_guesses: int | None) -> str:
-    return (f"mastermind optimal --pegs {size.pegs} --colors {size.colors}"
-            + (" --distinct" if size.distinct else "")
-            + (f" --max-guesses {max_guesses}" if max_guesses else "")
-            + f" --data webapp/engine/data/{data_name(size, max_guesses)}")
+    return (
+        f"mastermind optimal --pegs {size.pegs} --colors {size.colors}"
+        + (" --distinct" if size.distinct else "")
+        + (f" --max-guesses {max_guesses}" if max_guesses else "")
+        + f" --data webapp/engine/data/{data_name(size, max_guesses)}"
+    )
 
 
 def tree_document(solver: OptimalSolver, total: int) -> dict:
@@ -396,9 +455,9 @@ def tree_document(solver: OptimalSolver, total: int) -> dict:
     size = solver.size
     return {
         "about": "Optimal Mastermind decision tree: the guesses of every node with three or "
-                 "more codes, in preorder, children by ascending reply (black, then white); "
-                 "codes are indices in ascending order (1111 is 0). Generated, do not edit. "
-                 "Regenerate with: " + regenerate_command(size, solver.max_guesses),
+        "more codes, in preorder, children by ascending reply (black, then white); "
+        "codes are indices in ascending order (1111 is 0). Generated, do not edit. "
+        "Regenerate with: " + regenerate_command(size, solver.max_guesses),
         "pegs": size.pegs,
         "colors": size.colors,
         "distinct": size.distinct,
@@ -490,15 +549,26 @@ def optimal_chooser(max_guesses: int | None):
     return choose
 
 
-register(Strategy(
-    "optimal", "The exact optimum: fewest guesses in total over every secret.",
-    "Koyama & Lai 1993, “An optimal Mastermind strategy”, J. Recreational Mathematics 25 (computed by this project)", chooser=optimal_chooser(None),
-    available=lambda size: available(size, None),
-    quick=lambda size, cands: answers_at_once(size, None, cands),
-))
-register(Strategy(
-    "optimal-5", "Fewest guesses in total among strategies that never need more than 5.",
-    "Koyama & Lai 1993, “An optimal Mastermind strategy”, J. Recreational Mathematics 25 (computed by this project)", chooser=optimal_chooser(5),
-    available=lambda size: available(size, 5),
-    quick=lambda size, cands: answers_at_once(size, 5, cands),
-))
+KOYAMA_LAI = (
+    "Koyama & Lai 1993, “An optimal Mastermind strategy”, J. Recreational Mathematics 25 (computed by this project)"
+)
+register(
+    Strategy(
+        "optimal",
+        "The exact optimum: fewest guesses in total over every secret.",
+        KOYAMA_LAI,
+        chooser=optimal_chooser(None),
+        available=lambda size: available(size, None),
+        quick=lambda size, cands: answers_at_once(size, None, cands),
+    )
+)
+register(
+    Strategy(
+        "optimal-5",
+        "Fewest guesses in total among strategies that never need more than 5.",
+        KOYAMA_LAI,
+        chooser=optimal_chooser(5),
+        available=lambda size: available(size, 5),
+        quick=lambda size, cands: answers_at_once(size, 5, cands),
+    )
+)

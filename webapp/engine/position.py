@@ -14,13 +14,23 @@ import numpy as np
 
 from .codes import Code, Feedback, GameSize
 from .strategies import (
-    MAX_PAIRS, Budget, Strategy, Suggestion, TooSlow, best_guess, best_rows, budget_of,
-    criteria_columns, guess_pool, played_mask,
+    MAX_PAIRS,
+    Budget,
+    Strategy,
+    Suggestion,
+    TooSlow,
+    best_guess,
+    best_rows,
+    budget_of,
+    criteria_columns,
+    guess_pool,
+    played_mask,
 )
 from .tables import candidates, feedback_table
 
-# Candidates are listed as codes when there are at most this many.
-FEW_CODES = 20
+# The codes still possible are listed (in a position, on a line's row) when
+# there are at most this many.
+LISTED_CODES = 20
 # How many of the best guesses a position lists.
 TOP = 10
 # The top list scores every code when that is this many (guess, code) pairs
@@ -59,7 +69,7 @@ class Position:
     def remaining(self) -> int:
         return int(self.candidates.shape[0])
 
-    def codes(self, limit: int = FEW_CODES) -> list[Code]:
+    def codes(self, limit: int = LISTED_CODES) -> list[Code]:
         """The candidates as codes when there are at most ``limit``, else none."""
         if self.remaining > limit:
             return []
@@ -68,25 +78,27 @@ class Position:
     def json(self) -> dict:
         """The step API's answer."""
         data = {
-            "pegs": self.size.pegs, "colors": self.size.colors, "distinct": self.size.distinct,
+            "pegs": self.size.pegs,
+            "colors": self.size.colors,
+            "distinct": self.size.distinct,
             "strategy": self.strategy.name,
-            "history": [{"guess": str(g), "black": r.black, "white": r.white}
-                        for g, r in self.history],
+            "history": [{"guess": str(g), "black": r.black, "white": r.white} for g, r in self.history],
             "solved": self.solved,
             "candidates": self.remaining,
         }
-        if self.remaining <= FEW_CODES:
+        if self.remaining <= LISTED_CODES:
             data["codes"] = [str(c) for c in self.codes()]
         if self.suggestion is not None:
             s = self.suggestion
-            data.update({
-                "guess": str(s.guess),
-                "score": s.score,
-                "is_candidate": s.is_candidate,
-                "partition": {r.key: n for r, n in sorted(s.partition.items())},
-            })
-        data["top"] = [{"guess": str(r.guess), "score": r.score, "is_candidate": r.is_candidate}
-                       for r in self.top]
+            data.update(
+                {
+                    "guess": str(s.guess),
+                    "score": s.score,
+                    "is_candidate": s.is_candidate,
+                    "partition": {r.key: n for r, n in sorted(s.partition.items())},
+                }
+            )
+        data["top"] = [{"guess": str(r.guess), "score": r.score, "is_candidate": r.is_candidate} for r in self.top]
         data["why"] = self.why
         return data
 
@@ -112,8 +124,10 @@ def unscored_reason(strategy: Strategy, n: int, guess: Code) -> str:
     if n == 1:
         return f"Only one code is left, so {guess} is guessed."
     if strategy.chooser is not None:
-        return (f"{strategy.name} reads its guess from the exact optimal decision tree: from here, "
-                f"{guess} needs the fewest guesses in total over the {n:,} codes still possible.")
+        return (
+            f"{strategy.name} reads its guess from the exact optimal decision tree: from here, "
+            f"{guess} needs the fewest guesses in total over the {n:,} codes still possible."
+        )
     if n <= strategy.first_candidate_at:
         return f"With {n} codes left, {strategy.name} guesses the first of them, {guess}."
     if strategy.random:
@@ -121,8 +135,9 @@ def unscored_reason(strategy: Strategy, n: int, guess: Code) -> str:
     return f"{strategy.name} guesses the first of the {n:,} codes still possible in ascending order."
 
 
-def _sort_keys(strategy: Strategy, counts: np.ndarray, n: int, pool: np.ndarray,
-               is_candidate: np.ndarray) -> list[np.ndarray]:
+def _sort_keys(
+    strategy: Strategy, counts: np.ndarray, n: int, pool: np.ndarray, is_candidate: np.ndarray
+) -> list[np.ndarray]:
     """Keys that rank the rows as the strategy does, most significant first.
     Values within a criterion's tolerance are rounded together."""
     keys = []
@@ -134,8 +149,9 @@ def _sort_keys(strategy: Strategy, counts: np.ndarray, n: int, pool: np.ndarray,
     return keys
 
 
-def why_sentence(strategy: Strategy, suggestion: Suggestion, ties: int, tied_candidates: int,
-                 scored: int, pool: str) -> str:
+def why_sentence(
+    strategy: Strategy, suggestion: Suggestion, ties: int, tied_candidates: int, scored: int, pool: str
+) -> str:
     """One sentence on which score and which tie-break chose the guess."""
     guess = suggestion.guess
     head = f"{guess} scores best by {strategy.name}'s rule ({score_text(suggestion.score)})"
@@ -148,13 +164,16 @@ def why_sentence(strategy: Strategy, suggestion: Suggestion, ties: int, tied_can
     if tied_candidates == 1 and suggestion.is_candidate:
         return head + "; it is the only one of them that could be the secret, so it wins."
     if 0 < tied_candidates < ties:
-        return (head + f"; {tied_candidates:,} of the {ties:,} tied could be the secret, and of "
-                "those the first in ascending order wins.")
+        return (
+            head + f"; {tied_candidates:,} of the {ties:,} tied could be the secret, and of "
+            "those the first in ascending order wins."
+        )
     return head + "; the first in ascending order wins."
 
 
-def describe(strategy: Strategy, size: GameSize, history=(), *, rng=None,
-             max_pairs: Budget | int = MAX_PAIRS, top: int = TOP) -> Position:
+def describe(
+    strategy: Strategy, size: GameSize, history=(), *, rng=None, max_pairs: Budget | int = MAX_PAIRS, top: int = TOP
+) -> Position:
     """The position after ``history``: its candidates, the guess ``strategy``
     makes, the partition and the ``top`` best guesses by its score, and why.
 
@@ -167,21 +186,26 @@ def describe(strategy: Strategy, size: GameSize, history=(), *, rng=None,
     budget = budget_of(max_pairs)
     cands = candidates(size, history).astype(np.int64)
     if history and history[-1][1].black == size.pegs:
-        return Position(size, strategy, history, cands, None,
-                        f"Solved: {history[-1][0]} is the secret, found in {len(history)} "
-                        f"guess{'es' if len(history) > 1 else ''}.")
+        return Position(
+            size,
+            strategy,
+            history,
+            cands,
+            None,
+            f"Solved: {history[-1][0]} is the secret, found in {len(history)} guess{'es' if len(history) > 1 else ''}.",
+        )
     if not strategy.quick(size, cands):
         raise TooSlow(
             f"{strategy.name} would have to search for its guess here, which can take many "
-            "seconds: choose another strategy, or a position on its shipped tree.")
+            "seconds: choose another strategy, or a position on its shipped tree."
+        )
     table = feedback_table(size)
     suggestion = best_guess(strategy, size, history, rng=rng, table=table, max_pairs=budget)
     n = int(cands.shape[0])
     if top == 0:  # only the choice is wanted (the tree view)
         return Position(size, strategy, history, cands, suggestion, "")
     if not strategy.criteria or n <= strategy.first_candidate_at or strategy.chooser is not None:
-        return Position(size, strategy, history, cands, suggestion,
-                        unscored_reason(strategy, n, suggestion.guess))
+        return Position(size, strategy, history, cands, suggestion, unscored_reason(strategy, n, suggestion.guess))
 
     chosen = suggestion.guess.index(size)
     played = played_mask(size, history)
@@ -191,8 +215,11 @@ def describe(strategy: Strategy, size: GameSize, history=(), *, rng=None,
         pool, words = np.arange(size.n_codes, dtype=np.int64), "every code"
     else:
         pool = guess_pool(size.pegs, size.colors, played)
-        words = ("one code per pattern" if played == 0
-                 else "one of each set of guesses that differ only in colours not yet played")
+        words = (
+            "one code per pattern"
+            if played == 0
+            else "one of each set of guesses that differ only in colours not yet played"
+        )
         pool = np.union1d(pool, [chosen]).astype(np.int64)
     budget.spend(pool.shape[0] * n, "Too many guesses to rank here: make another guess first.")
     counts = table.class_counts(pool, cands)
@@ -201,19 +228,22 @@ def describe(strategy: Strategy, size: GameSize, history=(), *, rng=None,
     order = np.lexsort(tuple(reversed(_sort_keys(strategy, counts, n, pool, is_candidate))))
     chosen_row = int(np.searchsorted(pool, chosen))
     rows = [chosen_row] + [int(r) for r in order[: top + 1] if r != chosen_row][: top - 1]
-    ranked = [Ranked(Code.from_index(pool[r], size), strategy.score(counts[r], n), bool(is_candidate[r]))
-              for r in rows]
-    why = why_sentence(strategy, suggestion, int(alive.sum()), int((alive & is_candidate).sum()),
-                       int(pool.shape[0]), words)
+    ranked = [Ranked(Code.from_index(pool[r], size), strategy.score(counts[r], n), bool(is_candidate[r])) for r in rows]
+    why = why_sentence(
+        strategy, suggestion, int(alive.sum()), int((alive & is_candidate).sum()), int(pool.shape[0]), words
+    )
     return Position(size, strategy, history, cands, suggestion, why, ranked, int(pool.shape[0]), words)
 
 
 def partition_bars(partition: dict[Feedback, int], pegs: int) -> list[dict]:
     """Every possible reply in order (black, then white) with its class size,
     zero included: the bars of a partition chart."""
-    return [{"reply": Feedback(b, w), "count": partition.get(Feedback(b, w), 0)}
-            for b in range(pegs + 1) for w in range(pegs + 1 - b) if (b, w) != (pegs - 1, 1)]
-
+    return [
+        {"reply": Feedback(b, w), "count": partition.get(Feedback(b, w), 0)}
+        for b in range(pegs + 1)
+        for w in range(pegs + 1 - b)
+        if (b, w) != (pegs - 1, 1)
+    ]
 
 
 @dataclass(frozen=True)

@@ -56,7 +56,7 @@ def _pairs_total(row, cands, counts, slots, solved):
 
 
 @njit(cache=True, nogil=True)
-def _without_dead_variants(pool, cands, colmask, played, all_colors):
+def pool_without_dead_variants(pool, cands, colmask, played, all_colors):
     """Drop guesses that only repeat another's partition because they use
     "dead" colours, ones no candidate contains (they never match anything).
 
@@ -88,7 +88,7 @@ def _without_dead_variants(pool, cands, colmask, played, all_colors):
 
 
 @njit(cache=True, nogil=True)
-def _key(cands, zobrist, depth_left):
+def position_key(cands, zobrist, depth_left):
     h = np.uint64(depth_left) * np.uint64(0x9E3779B97F4A7C15)
     for c in cands:
         h ^= zobrist[c]
@@ -96,7 +96,7 @@ def _key(cands, zobrist, depth_left):
 
 
 @njit(cache=True, nogil=True)
-def _bounds_by_classes(F, cands, pool, bounds, counts, lbtab, limit, slots, solved):
+def bounds_by_classes(F, cands, pool, bounds, counts, lbtab, limit, slots, solved):
     """Each guess's lower bound: n, plus the bound of each class it leaves;
     none for a guess that learns nothing or leaves a class too large for the
     guesses left."""
@@ -191,9 +191,30 @@ def orbit_minima(pool, group, digits, played, colors, n_codes):
 
 
 @njit(cache=True, nogil=True)
-def _solve(F, cands, played, depth_left, bound, pools, pool_lens, colmask, zobrist, lbtab, cap,
-           slots, replies, solved, candidates_only, all_colors, exact, lower, choice, stats,
-           digits, group):
+def solve(
+    F,
+    cands,
+    played,
+    depth_left,
+    bound,
+    pools,
+    pool_lens,
+    colmask,
+    zobrist,
+    lbtab,
+    cap,
+    slots,
+    replies,
+    solved,
+    candidates_only,
+    all_colors,
+    exact,
+    lower,
+    choice,
+    stats,
+    digits,
+    group,
+):
     """Fewest total guesses to find every code in ``cands`` (ascending) with
     ``depth_left`` guesses at most. A result below ``bound`` is exact; one at
     or above it only says the total is at least that. ``group`` holds the
@@ -213,7 +234,7 @@ def _solve(F, cands, played, depth_left, bound, pools, pool_lens, colmask, zobri
         return INF
     if lbtab[n] >= bound:
         return lbtab[n]
-    key = _key(cands, zobrist, depth_left)
+    key = position_key(cands, zobrist, depth_left)
     if key in exact:
         stats[3] += 1
         return exact[key]
@@ -233,8 +254,7 @@ def _solve(F, cands, played, depth_left, bound, pools, pool_lens, colmask, zobri
     if candidates_only:
         pool = cands
     else:
-        pool = _without_dead_variants(pools[played, : pool_lens[played]], cands, colmask,
-                                      played, all_colors)
+        pool = pool_without_dead_variants(pools[played, : pool_lens[played]], cands, colmask, played, all_colors)
     if group.shape[0] > 1 and played != 0:  # before any guess the pool is one code per pattern
         pool = orbit_minima(pool, group, digits, played, group.shape[1] - digits.shape[1], F.shape[0])
     m = pool.shape[0]
@@ -292,7 +312,7 @@ def _solve(F, cands, played, depth_left, bound, pools, pool_lens, colmask, zobri
                     classes += 1
             bounds[i] = INF if (classes == 1 and candidate == 0) else 3 * n - 2 * candidate - classes
     else:
-        _bounds_by_classes(F, cands, pool, bounds, counts, lbtab, limit, slots, solved)
+        bounds_by_classes(F, cands, pool, bounds, counts, lbtab, limit, slots, solved)
     stats[1] += m
 
     # Try the guesses best bound first, solving their classes against the cut-off.
@@ -332,11 +352,32 @@ def _solve(F, cands, played, depth_left, bound, pools, pool_lens, colmask, zobri
             k = sizes[s]
             if k == 0:
                 continue
-            sub = members[starts[s]: starts[s] + k].copy()
+            sub = members[starts[s] : starts[s] + k].copy()
             budget = best - running + lbtab[k]
-            value = _solve(F, sub, next_played, depth_left - 1, budget, pools, pool_lens, colmask,
-                           zobrist, lbtab, cap, slots, replies, solved, candidates_only, all_colors,
-                           exact, lower, choice, stats, digits, next_group)
+            value = solve(
+                F,
+                sub,
+                next_played,
+                depth_left - 1,
+                budget,
+                pools,
+                pool_lens,
+                colmask,
+                zobrist,
+                lbtab,
+                cap,
+                slots,
+                replies,
+                solved,
+                candidates_only,
+                all_colors,
+                exact,
+                lower,
+                choice,
+                stats,
+                digits,
+                next_group,
+            )
             running += value - lbtab[k]
             if running >= best:
                 break

@@ -9,15 +9,16 @@ whole-game tree builder use one mechanism for all of them.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable
 
 import numpy as np
 from cachetools import LRUCache, cached
 
 from .codes import Code, Feedback, GameSize, MastermindError, code_digits
-from .tables import FeedbackTable, candidates as candidates_after, compiled, feedback_table
+from .tables import FeedbackTable, compiled, feedback_table
+from .tables import candidates as candidates_after
 
 # Scoring more (guess, candidate) pairs than this in one step takes seconds:
 # such a request gets a clear refusal instead of a hang.
@@ -68,7 +69,7 @@ class Budget:
             raise TooSlow(why)
 
 
-def budget_of(limit: "Budget | int | None") -> Budget:
+def budget_of(limit: Budget | int | None) -> Budget:
     """``limit`` as a :class:`Budget`: a number of pairs (for one call
     alone) becomes a fresh budget; None is unbounded."""
     if isinstance(limit, Budget):
@@ -199,61 +200,93 @@ def register(strategy: Strategy) -> Strategy:
     return strategy
 
 
-register(Strategy(
-    "simple", "Always guess the first code still possible, in ascending order.",
-    "Shapiro 1983, “Playing Mastermind logically”, SIGART Newsletter 85; Kooi 2005",
-    candidates_only=True,
-))
-register(Strategy(
-    "random", "Guess a code still possible, chosen uniformly at random (seedable).",
-    "common folklore; a classic blog solver", candidates_only=True, random=True,
-))
-register(Strategy(
-    "knuth", "Minimise the size of the largest class the guess can leave.",
-    "Knuth 1976, “The computer as master mind”, J. Recreational Mathematics 9",
-    (Criterion("largest class", largest, int),),
-))
-register(Strategy(
-    "minimax-lex", "Minimise the largest class, then the second largest, and so on.",
-    "a refinement of Knuth's rule",
-    (Criterion("class sizes", sizes_descending, _sizes_shown, first=largest),),
-))
-register(Strategy(
-    "entropy", "Maximise the Shannon entropy of the class sizes (information gained).",
-    "Neuwirth 1982, “Some strategies for Mastermind”, Zeitschrift für Operations Research 26; "
-    "Bestavros & Belal 1986, “MasterMind: a game of diagnosis strategies”",
-    (Criterion("entropy (bits)", negative_entropy, lambda v: round(-float(v), 6), 1e-9),),
-))
-register(Strategy(
-    "irving", "Minimise the expected size of the class that remains.",
-    "Irving 1979, “Towards an optimum Mastermind strategy”, J. Recreational Mathematics 11",
-    (Criterion("expected size", expected_size, lambda v: round(float(v), 6), 1e-9),),
-))
-register(Strategy(
-    "most-parts", "Maximise the number of non-empty classes.",
-    "Kooi 2005, “Yet another Mastermind strategy”, ICGA Journal 28",
-    (Criterion("classes", fewer_parts, lambda v: -int(v)),),
-))
-register(Strategy(
-    "widedev", "Maximise the number of classes, then minimise the spread of their sizes.",
-    "Dowell",
-    (Criterion("classes", fewer_parts, lambda v: -int(v)),
-     Criterion("std dev of sizes", spread, lambda v: round(float(v), 6), 1e-9)),
-))
-register(Strategy(
-    "longrect", "Maximise the number of classes, then minimise the largest class.",
-    "Dowell",
-    (Criterion("classes", fewer_parts, lambda v: -int(v)),
-     Criterion("largest class", largest, int)),
-))
-register(Strategy(
-    "minimax-avg",
-    "Minimise the largest class, then the sum of squared class sizes; no preference "
-    "for codes still possible.",
-    "a Brain Breaker solver",
-    (Criterion("largest class", largest, int), Criterion("sum of squares", sum_squares, int)),
-    prefer_candidates=False, first_candidate_at=2,
-))
+register(
+    Strategy(
+        "simple",
+        "Always guess the first code still possible, in ascending order.",
+        "Shapiro 1983, “Playing Mastermind logically”, SIGART Newsletter 85; Kooi 2005",
+        candidates_only=True,
+    )
+)
+register(
+    Strategy(
+        "random",
+        "Guess a code still possible, chosen uniformly at random (seedable).",
+        "common folklore; a classic blog solver",
+        candidates_only=True,
+        random=True,
+    )
+)
+register(
+    Strategy(
+        "knuth",
+        "Minimise the size of the largest class the guess can leave.",
+        "Knuth 1976, “The computer as master mind”, J. Recreational Mathematics 9",
+        (Criterion("largest class", largest, int),),
+    )
+)
+register(
+    Strategy(
+        "minimax-lex",
+        "Minimise the largest class, then the second largest, and so on.",
+        "a refinement of Knuth's rule",
+        (Criterion("class sizes", sizes_descending, _sizes_shown, first=largest),),
+    )
+)
+register(
+    Strategy(
+        "entropy",
+        "Maximise the Shannon entropy of the class sizes (information gained).",
+        "Neuwirth 1982, “Some strategies for Mastermind”, Zeitschrift für Operations Research 26; "
+        "Bestavros & Belal 1986, “MasterMind: a game of diagnosis strategies”",
+        (Criterion("entropy (bits)", negative_entropy, lambda v: round(-float(v), 6), 1e-9),),
+    )
+)
+register(
+    Strategy(
+        "irving",
+        "Minimise the expected size of the class that remains.",
+        "Irving 1979, “Towards an optimum Mastermind strategy”, J. Recreational Mathematics 11",
+        (Criterion("expected size", expected_size, lambda v: round(float(v), 6), 1e-9),),
+    )
+)
+register(
+    Strategy(
+        "most-parts",
+        "Maximise the number of non-empty classes.",
+        "Kooi 2005, “Yet another Mastermind strategy”, ICGA Journal 28",
+        (Criterion("classes", fewer_parts, lambda v: -int(v)),),
+    )
+)
+register(
+    Strategy(
+        "widedev",
+        "Maximise the number of classes, then minimise the spread of their sizes.",
+        "Dowell",
+        (
+            Criterion("classes", fewer_parts, lambda v: -int(v)),
+            Criterion("std dev of sizes", spread, lambda v: round(float(v), 6), 1e-9),
+        ),
+    )
+)
+register(
+    Strategy(
+        "longrect",
+        "Maximise the number of classes, then minimise the largest class.",
+        "Dowell",
+        (Criterion("classes", fewer_parts, lambda v: -int(v)), Criterion("largest class", largest, int)),
+    )
+)
+register(
+    Strategy(
+        "minimax-avg",
+        "Minimise the largest class, then the sum of squared class sizes; no preference for codes still possible.",
+        "a Brain Breaker solver",
+        (Criterion("largest class", largest, int), Criterion("sum of squares", sum_squares, int)),
+        prefer_candidates=False,
+        first_candidate_at=2,
+    )
+)
 
 
 def get_strategy(name: str) -> Strategy:
@@ -334,12 +367,7 @@ def pattern_codes(pegs: int, colors: int, largest: int | None = None, first: int
     for part in range(min(pegs, largest or pegs), 0, -1):
         for rest in pattern_codes(pegs - part, colors, part, first + 1):
             # ``part`` pegs of colour ``first``, then the rest's pegs.
-            yield first * sum(colors ** i for i in range(pegs - part, pegs)) + rest
-
-
-def full_pool(size: GameSize) -> np.ndarray:
-    """Every code, for checking the reduced pool against."""
-    return np.arange(size.n_codes, dtype=np.int64)
+            yield first * sum(colors**i for i in range(pegs - part, pegs)) + rest
 
 
 # --- choosing ------------------------------------------------------------------------------
@@ -393,9 +421,18 @@ def _select(strategy: Strategy, counts: np.ndarray, n: int, is_candidate: np.nda
     return int(np.argmax(alive))
 
 
-def choose(strategy: Strategy, table: FeedbackTable, cands: np.ndarray, pool: np.ndarray,
-           rng: np.random.Generator | None = None, max_pairs: Budget | int = MAX_PAIRS, *,
-           size: GameSize | None = None, played: int = 0, depth: int = 1) -> int:
+def choose(
+    strategy: Strategy,
+    table: FeedbackTable,
+    cands: np.ndarray,
+    pool: np.ndarray,
+    rng: np.random.Generator | None = None,
+    max_pairs: Budget | int = MAX_PAIRS,
+    *,
+    size: GameSize | None = None,
+    played: int = 0,
+    depth: int = 1,
+) -> int:
     """Index of the next guess for candidate indices ``cands`` (ascending),
     at guess number ``depth`` after the colours in ``played`` were used.
     ``max_pairs`` bounds the scoring: a number of pairs, or a :class:`Budget`
@@ -404,8 +441,10 @@ def choose(strategy: Strategy, table: FeedbackTable, cands: np.ndarray, pool: np
     budget = budget_of(max_pairs)
     if strategy.chooser is not None:
         if strategy.available(size) and not strategy.quick(size, cands):
-            budget.allow_search(f"{strategy.name} would have to search for its guess here, which "
-                                "can take many seconds: too much to do now.")
+            budget.allow_search(
+                f"{strategy.name} would have to search for its guess here, which "
+                "can take many seconds: too much to do now."
+            )
         return strategy.chooser(size, cands, played, depth)
     if n <= strategy.first_candidate_at or (strategy.candidates_only and not strategy.criteria):
         if strategy.random and n > 1:
@@ -424,9 +463,11 @@ def choose(strategy: Strategy, table: FeedbackTable, cands: np.ndarray, pool: np
         first = table.first_perfect_split(pool, cands)
         if first >= 0:
             return int(pool[first])
-    budget.spend(pool.shape[0] * n,
-                 f"{n:,} codes are still possible and {pool.shape[0]:,} guesses would have to be "
-                 "scored against them: too much to do now. Make another guess first.")
+    budget.spend(
+        pool.shape[0] * n,
+        f"{n:,} codes are still possible and {pool.shape[0]:,} guesses would have to be "
+        "scored against them: too much to do now. Make another guess first.",
+    )
     kernels = compiled(pool.shape[0] * n)
     if kernels is not None and not strategy.candidates_only:
         # Guesses that differ only in colours no candidate has score alike:
@@ -461,9 +502,15 @@ def played_mask(size: GameSize, history) -> int:
     return mask
 
 
-def best_guess(strategy: Strategy | str, size: GameSize, history=(), rng=None,
-               table: FeedbackTable | None = None, max_pairs: Budget | int = MAX_PAIRS,
-               cands: np.ndarray | None = None) -> Suggestion:
+def best_guess(
+    strategy: Strategy | str,
+    size: GameSize,
+    history=(),
+    rng=None,
+    table: FeedbackTable | None = None,
+    max_pairs: Budget | int = MAX_PAIRS,
+    cands: np.ndarray | None = None,
+) -> Suggestion:
     """The guess ``strategy`` makes after ``history`` (``(Code, Feedback)``
     pairs), with its score and the partition of the candidates it makes
     (``cands``: the codes still possible, when the caller has them)."""
@@ -473,11 +520,13 @@ def best_guess(strategy: Strategy | str, size: GameSize, history=(), rng=None,
     cands = (candidates_after(size, history) if cands is None else cands).astype(np.int64)
     played = played_mask(size, history)
     pool = guess_pool(size.pegs, size.colors, played)
-    index = choose(strategy, table, cands, pool, rng, max_pairs, size=size, played=played,
-                   depth=len(history) + 1)
+    index = choose(strategy, table, cands, pool, rng, max_pairs, size=size, played=played, depth=len(history) + 1)
     counts = table.class_counts(np.array([index]), cands)[0]
     partition = {Feedback.decode(fb, size.pegs): int(c) for fb, c in enumerate(counts) if c}
     return Suggestion(
-        strategy, Code.from_index(index, size), int(cands.shape[0]),
-        strategy.score(counts, int(cands.shape[0])), partition,
+        strategy,
+        Code.from_index(index, size),
+        int(cands.shape[0]),
+        strategy.score(counts, int(cands.shape[0])),
+        partition,
     )

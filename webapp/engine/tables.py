@@ -7,7 +7,7 @@ ones compute rows on demand.
 
 Small pieces of work run in numpy; large ones in the compiled kernels
 (``kernels.py``, numba), which are loaded the first time a piece of work is
-large enough to pay for loading them, or at once by ``kernels.warm_up()``
+large enough to pay for loading them, or at once by ``warm.warm_up()``
 (the web app's start). So a command on the classic board never loads numba.
 """
 
@@ -50,7 +50,7 @@ def compiled(pairs: int):
 
 def use_compiled() -> None:
     """From now on, every piece of work goes to the compiled kernels (called
-    by ``kernels.warm_up`` once they are loaded)."""
+    by ``warm.warm_up`` once they are loaded)."""
     global _compiled
     from . import kernels
 
@@ -73,13 +73,12 @@ def feedback_numpy(g_digits, g_counts, digits, counts, pegs: int) -> np.ndarray:
 def counts_numpy(rows: np.ndarray, slots: int) -> np.ndarray:
     """Class sizes of each row of feedback: ``(len(rows), slots)`` int32."""
     flat = rows.astype(np.intp) + (np.arange(rows.shape[0], dtype=np.intp) * slots)[:, None]
-    return np.bincount(flat.ravel(), minlength=rows.shape[0] * slots).reshape(
-        rows.shape[0], slots).astype(np.int32)
+    return np.bincount(flat.ravel(), minlength=rows.shape[0] * slots).reshape(rows.shape[0], slots).astype(np.int32)
 
 
 # Class sizes for at most this many codes come from small tables (see
 # ``small_tables``) when the full matrix is not kept.
-FEW_CODES = 24
+SMALL_SET_CODES = 24
 
 
 def unique_rows(rows: np.ndarray, base: int) -> tuple[np.ndarray, np.ndarray]:
@@ -101,7 +100,7 @@ def small_tables(pegs: int, colors: int):
     8 colours: 64², 512² and 792² entries)."""
     half = pegs // 2
     tail = colors ** (pegs - half)
-    codes = np.arange(colors ** pegs, dtype=np.int64)
+    codes = np.arange(colors**pegs, dtype=np.int64)
 
     def blacks(k: int) -> np.ndarray:
         parts = code_digits(k, colors)
@@ -149,18 +148,17 @@ class FeedbackTable:
             return self.matrix[np.ix_(guesses, codes)]
         kernels = compiled(len(guesses) * len(codes))
         if kernels is None:
-            return feedback_numpy(self.digits[guesses], self.counts[guesses], self.digits[codes],
-                                  self.counts[codes], self.pegs)
+            return feedback_numpy(
+                self.digits[guesses], self.counts[guesses], self.digits[codes], self.counts[codes], self.pegs
+            )
         digits_t, counts_t = self._columns(codes)
-        return kernels.feedback_block(
-            self.digits[guesses], self.counts[guesses], digits_t, counts_t, self.pegs
-        )
+        return kernels.feedback_block(self.digits[guesses], self.counts[guesses], digits_t, counts_t, self.pegs)
 
     def row(self, guess: int, codes: np.ndarray) -> np.ndarray:
         """Feedback of one guess against each code."""
         if self.matrix is not None:
             return self.matrix[guess, codes]
-        if codes.shape[0] <= FEW_CODES and _compiled is not None:
+        if codes.shape[0] <= SMALL_SET_CODES and _compiled is not None:
             return _compiled.replies_few(guess, _indices(codes), small_tables(self.pegs, self.colors), self.pegs)
         return self.rows(np.array([guess]), codes)[0]
 
@@ -185,11 +183,10 @@ class FeedbackTable:
             return counts_numpy(self.rows(guesses, codes), self.slots)
         if self.matrix is not None:
             return kernels.counts_from_matrix(self.matrix, guesses, codes, self.slots)
-        if codes.shape[0] <= FEW_CODES:
+        if codes.shape[0] <= SMALL_SET_CODES:
             return kernels.counts_few(guesses, codes, small_tables(self.pegs, self.colors), self.pegs, self.slots)
         digits_t, counts_t = self._columns(codes)
         return kernels.counts_direct(self.digits, self.counts, guesses, digits_t, counts_t, self.pegs, self.slots)
-
 
     def first_perfect_split(self, guesses: np.ndarray, codes: np.ndarray) -> int:
         """Position in ``guesses`` of the first that splits ``codes`` into
@@ -202,10 +199,9 @@ class FeedbackTable:
         if kernels is not None:
             if self.matrix is not None:
                 return int(kernels.first_perfect_split(self.matrix, guesses, codes, self.slots))
-            return int(kernels.first_perfect_split_few(guesses, codes, small_tables(self.pegs, self.colors),
-                                                       self.pegs))
+            return int(kernels.first_perfect_split_few(guesses, codes, small_tables(self.pegs, self.colors), self.pegs))
         for start in range(0, guesses.shape[0], 4096):
-            counts = self.class_counts(guesses[start:start + 4096], codes)
+            counts = self.class_counts(guesses[start : start + 4096], codes)
             hits = np.flatnonzero(counts.max(axis=1) <= 1)
             if hits.size:
                 return start + int(hits[0])
@@ -245,8 +241,7 @@ _tables: LRUCache = LRUCache(maxsize=TABLE_CACHE_BYTES, getsizeof=lambda table: 
 _tables_lock = threading.Lock()
 
 
-def feedback_table(size: GameSize, max_matrix_bytes: int = DEFAULT_MATRIX_BYTES,
-                   progress=None) -> FeedbackTable:
+def feedback_table(size: GameSize, max_matrix_bytes: int = DEFAULT_MATRIX_BYTES, progress=None) -> FeedbackTable:
     """The shared table for ``size``; with the full matrix when it fits in
     ``max_matrix_bytes``."""
     key = (size.pegs, size.colors)

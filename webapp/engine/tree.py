@@ -8,13 +8,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .codes import Code, Feedback, GameSize, SizeError
-from .tables import FeedbackTable, feedback_table
-from .codes import secret_indices
+from .codes import Code, Feedback, GameSize, SizeError, secret_indices
 from .strategies import Strategy, choose, colors_mask, get_strategy, guess_pool
+from .tables import FeedbackTable, feedback_table
 
 # The largest size analysed: 5 pegs × 8 colours, 32,768 codes.
-MAX_TREE_CODES = 32_768
+ANALYSABLE_CODES = 32_768
 
 
 @dataclass
@@ -23,7 +22,7 @@ class Node:
     secret itself when the reply is all black."""
 
     guess: int
-    children: dict[int, "Node | int"] = field(default_factory=dict)
+    children: dict[int, Node | int] = field(default_factory=dict)
 
 
 @dataclass
@@ -103,15 +102,16 @@ def export_node(node: Node, size: GameSize) -> dict:
 
 def check_analysable(size: GameSize) -> None:
     """Raise :class:`SizeError` for sizes too large to analyse here."""
-    if size.n_codes > MAX_TREE_CODES:
+    if size.n_codes > ANALYSABLE_CODES:
         raise SizeError(
             f"{size.label()} has {size.n_codes:,} codes; whole-game analysis goes up to "
-            f"{MAX_TREE_CODES:,} (5 pegs × 8 colours)."
+            f"{ANALYSABLE_CODES:,} (5 pegs × 8 colours)."
         )
 
 
-def analyse(strategy: Strategy | str, size: GameSize, seed: int = 0, progress=None,
-            table: FeedbackTable | None = None) -> Analysis:
+def analyse(
+    strategy: Strategy | str, size: GameSize, seed: int = 0, progress=None, table: FeedbackTable | None = None
+) -> Analysis:
     """Play ``strategy`` against every secret of ``size`` and build its tree.
 
     ``progress(done, total)`` is told how many secrets have been placed.

@@ -9,27 +9,41 @@ import hashlib
 
 import numpy as np
 
-from . import jobs
-from .engine import Code, Feedback, GameSize, Strategy, StrategyError, Suggestion, best_guess
-from .engine.codes import format_history, parse_history
-from .engine.strategies import TooSlow
-from .web import budget
+from .. import jobs
+from ..engine import Code, Feedback, GameSize, Strategy, StrategyError, Suggestion, best_guess
+from ..engine.codes import format_history, parse_history
+from ..engine.strategies import TooSlow
+from .helpers import budget
 
 
 def hint_params(size: GameSize, strategy: Strategy, history) -> dict:
-    return {"pegs": size.pegs, "colors": size.colors, "distinct": size.distinct,
-            "strategy": strategy.name, "history": format_history(history)}
+    return {
+        "pegs": size.pegs,
+        "colors": size.colors,
+        "distinct": size.distinct,
+        "strategy": strategy.name,
+        "history": format_history(history),
+    }
 
 
 def hint_result(s: Suggestion) -> dict:
     """A suggestion as stored (a job's result, a board's remembered hint)."""
-    return {"guess": str(s.guess), "remaining": s.remaining, "score": s.score,
-            "partition": {r.key: n for r, n in s.partition.items()}}
+    return {
+        "guess": str(s.guess),
+        "remaining": s.remaining,
+        "score": s.score,
+        "partition": {r.key: n for r, n in s.partition.items()},
+    }
 
 
 def suggestion_from(result: dict, size: GameSize, strategy: Strategy) -> Suggestion:
-    return Suggestion(strategy, Code.parse(result["guess"], size), result["remaining"], result["score"],
-                      {Feedback.parse(k, size): n for k, n in result["partition"].items()})
+    return Suggestion(
+        strategy,
+        Code.parse(result["guess"], size),
+        result["remaining"],
+        result["score"],
+        {Feedback.parse(k, size): n for k, n in result["partition"].items()},
+    )
 
 
 def compute_hint(params: dict, progress) -> dict:
@@ -43,8 +57,9 @@ jobs.register(jobs.Kind("hint", compute_hint))
 
 def next_guess(strategy: Strategy, size: GameSize, history, seed: str) -> Suggestion | jobs.Job:
     """``strategy``'s guess after ``history``, or the job that works it out
-    (done or not: its result is read with :func:`suggestion_from`). ``seed`` names the position (a game and move), so the random
-    strategy guesses the same on every reload. Raises :class:`jobs.Busy`
+    (done or not: its result is read with :func:`suggestion_from`). ``seed``
+    names the position (a game and move), so the random strategy guesses the
+    same on every reload. Raises :class:`jobs.Busy`
     when the job cannot be queued now."""
     rng = np.random.default_rng(int.from_bytes(hashlib.sha256(seed.encode()).digest()[:8], "big"))
     try:

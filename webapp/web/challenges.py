@@ -9,28 +9,30 @@ import unicodedata
 from collections import Counter
 
 from cachetools import LRUCache
-from flask import Blueprint, abort, current_app, g, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, g, redirect, render_template, request, url_for
 
-from .limits import creating
-from . import store
-from .api import game_json, json_body
-from .engine import Code, MastermindError, get_strategy
-from .engine.lines import play_against
+from .. import store
+from ..engine import Code, MastermindError, get_strategy
+from ..engine.lines import play_against
+from ..settings import BOARDS, MAX_NAME, SettingsError, parse_settings
 from .errors import error_response
-from .settings import PRESETS, SettingsError, parse_settings
-from .share import replay_url
-from .web import budget, cookie_player, is_htmx, no_store, player_token, remember_player, render
+from .helpers import (
+    budget,
+    challenge_or_404,
+    cookie_player,
+    game_json,
+    is_htmx,
+    json_body,
+    no_store,
+    player_token,
+    remember_player,
+    render,
+)
+from .limits import creating
+from .links import replay_url
 
 bp = Blueprint("challenges", __name__)
 api = Blueprint("challenges_api", __name__, url_prefix="/api/challenges")
-MAX_NAME = 40
-
-
-def challenge_or_404(challenge_id: str, key: str | None = None) -> store.Challenge:
-    try:
-        return store.load_challenge(challenge_id, key)
-    except store.ChallengeNotFound:
-        abort(404, "There is no challenge at this address. It may have been mistyped.")
 
 
 def read_secret(text, size) -> Code | None:
@@ -96,29 +98,37 @@ def results(challenge: store.Challenge) -> dict:
     rows = []
     for p in players:
         over = p.status != store.PLAYING
-        rows.append({
-            "name": p.name or "anonymous", "status": p.status, "guesses": len(p.guesses),
-            "replay_url": replay_url(challenge.size, challenge.secret, p.guesses, challenge.max_guesses)
-            if over and p.guesses else None,
-        })
-    counts = Counter(r["guesses"] if r["status"] == store.WON else "X" for r in rows
-                     if r["status"] != store.PLAYING)
+        rows.append(
+            {
+                "name": p.name or "anonymous",
+                "status": p.status,
+                "guesses": len(p.guesses),
+                "replay_url": replay_url(challenge.size, challenge.secret, p.guesses, challenge.max_guesses)
+                if over and p.guesses
+                else None,
+            }
+        )
+    counts = Counter(r["guesses"] if r["status"] == store.WON else "X" for r in rows if r["status"] != store.PLAYING)
     bars = [(str(k), counts.get(k, 0)) for k in range(1, challenge.max_guesses + 1)] + [("X", counts.get("X", 0))]
-    return {"players": rows, "bars": bars, "finished": sum(counts.values()),
-            "playing": sum(1 for r in rows if r["status"] == store.PLAYING)}
+    return {
+        "players": rows,
+        "bars": bars,
+        "finished": sum(counts.values()),
+        "playing": sum(1 for r in rows if r["status"] == store.PLAYING),
+    }
 
 
-def links(challenge: store.Challenge) -> dict:
-    return {"url": url_for("challenges.challenge", challenge_id=challenge.id),
-            "results_page": url_for("challenges.results_page", challenge_id=challenge.id,
-                                    key=challenge.results_key),
-            "results_url": url_for("challenges_api.results_json", challenge_id=challenge.id,
-                                   key=challenge.results_key)}
+def challenge_links(challenge: store.Challenge) -> dict:
+    return {
+        "url": url_for("challenges.challenge", challenge_id=challenge.id),
+        "results_page": url_for("challenges.results_page", challenge_id=challenge.id, key=challenge.results_key),
+        "results_url": url_for("challenges_api.results_json", challenge_id=challenge.id, key=challenge.results_key),
+    }
 
 
 @bp.get("/challenges/new")
 def new():
-    return render_template("challenge_new.html", presets=PRESETS, error=None, form={})
+    return render_template("challenge_new.html", presets=BOARDS, error=None, form={})
 
 
 @bp.post("/challenges")
@@ -130,16 +140,15 @@ def create():
         secret = read_secret(form.get("secret"), size)
     except MastermindError as exc:
         kept = {k: v for k, v in form.items() if k != "secret"}
-        return render_template("challenge_new.html", presets=PRESETS, error=str(exc), form=kept), 400
+        return render_template("challenge_new.html", presets=BOARDS, error=str(exc), form=kept), 400
     challenge = store.create_challenge(size, limit, secret)
-    return redirect(links(challenge)["results_page"], 303)
+    return redirect(challenge_links(challenge)["results_page"], 303)
 
 
 @bp.get("/c/<challenge_id>")
 def challenge(challenge_id):
     c = challenge_or_404(challenge_id)
-    return render_template("challenge.html", challenge=c, players=len(store.challenge_players(c)),
-                           error=None)
+    return render_template("challenge.html", challenge=c, players=len(store.challenge_players(c)), error=None)
 
 
 @bp.post("/c/<challenge_id>/games")
@@ -149,8 +158,9 @@ def join(challenge_id):
     try:
         name = player_name(request.form.get("name"))
     except MastermindError as exc:
-        return render_template("challenge.html", challenge=c, error=str(exc),
-                               players=len(store.challenge_players(c))), 400
+        return render_template(
+            "challenge.html", challenge=c, error=str(exc), players=len(store.challenge_players(c))
+        ), 400
     player, _ = cookie_player()
     joined = store.join_challenge(c, name, player)
     return remember_player(redirect(url_for("play.board", game_id=joined.game.id), 303), player)
@@ -159,11 +169,10 @@ def join(challenge_id):
 @bp.get("/challenges/<challenge_id>/results/<key>")
 def results_page(challenge_id, key):
     c = challenge_or_404(challenge_id, key)
-    context = {"challenge": c, **results(c), **links(c)}
+    context = {"challenge": c, **results(c), **challenge_links(c)}
     if not is_htmx():  # the polled fragment only needs the players
         context["benchmarks"] = benchmarks(c)
-    response = current_app.make_response(render("challenge_results.html", "_challenge_results.html",
-                                                **context))
+    response = current_app.make_response(render("challenge_results.html", "_challenge_results.html", **context))
     g.no_referrer = True  # the key stays off other sites' logs
     return response
 
@@ -180,7 +189,7 @@ def create_json():
         challenge = store.create_challenge(size, limit, read_secret(secret, size))
     except MastermindError as exc:
         return error_response(400, str(exc))
-    return {"id": challenge.id, **links(challenge)}, 201
+    return {"id": challenge.id, **challenge_links(challenge)}, 201
 
 
 @api.post("/<challenge_id>/games")
@@ -201,15 +210,16 @@ def join_json(challenge_id):
 def results_json(challenge_id, key):
     c = challenge_or_404(challenge_id, key)
     data = results(c)
-    return {"id": c.id, "pegs": c.size.pegs, "colors": c.size.colors, "distinct": c.size.distinct,
-            "max_guesses": c.max_guesses, "players": data["players"],
-            "benchmarks": {name: n for name, n in benchmarks(c)}}
+    return {
+        "id": c.id,
+        "pegs": c.size.pegs,
+        "colors": c.size.colors,
+        "distinct": c.size.distinct,
+        "max_guesses": c.max_guesses,
+        "players": data["players"],
+        "benchmarks": {name: n for name, n in benchmarks(c)},
+    }
 
 
 bp.after_request(no_store)  # the challenge page, the results page
 api.after_request(no_store)
-
-
-def init_app(app) -> None:
-    app.register_blueprint(bp)
-    app.register_blueprint(api)

@@ -5,17 +5,17 @@ node it opens, so Super Mastermind's tree opens as fast as the classic one."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from urllib.parse import urlencode
 
-from flask import current_app, render_template, request, url_for
+from flask import render_template, request
 
-from .engine import PRESETS, Code, Feedback, GameSize, MastermindError, get_strategy
-from .engine.codes import HistoryError, format_history
-from .engine.lines import offered
-from .engine.position import Branch, branches, describe
-from .settings import parse_size
-from .solver import ViewError, bp, form_defaults, size_args, status_of
-from .web import budget, is_htmx
+from ...engine import PRESETS, Code, Feedback, GameSize, MastermindError, get_strategy
+from ...engine.codes import HistoryError
+from ...engine.lines import offered
+from ...engine.position import Branch, branches, describe
+from ...settings import parse_size
+from .. import links
+from ..helpers import ViewError, budget, form_defaults, is_htmx, render, status_of
+from .blueprints import bp
 
 MAX_DEPTH = 30
 
@@ -54,8 +54,15 @@ def open_nodes(strategy, size: GameSize, path: list[Feedback], first: int = 0) -
         if depth >= first:
             position = describe(strategy, size, history, max_pairs=max_pairs, top=0)
             s = position.suggestion
-            nodes.append(TreeNode(list(history), s.guess, position.remaining, s.is_candidate,
-                                  branches(size, s.guess, position.candidates)))
+            nodes.append(
+                TreeNode(
+                    list(history),
+                    s.guess,
+                    position.remaining,
+                    s.is_candidate,
+                    branches(size, s.guess, position.candidates),
+                )
+            )
         if depth == len(path):
             break
         reply = path[depth]
@@ -65,21 +72,16 @@ def open_nodes(strategy, size: GameSize, path: list[Feedback], first: int = 0) -
         if depth >= first:
             known = {b.reply: b for b in nodes[-1].branches}
             if reply not in known:
-                raise ViewError(f"No code still possible gives {reply.describe()} to {guess}: "
-                                "that branch does not exist.")
+                raise ViewError(
+                    f"No code still possible gives {reply.describe()} to {guess}: that branch does not exist."
+                )
             if reply.black == size.pegs or known[reply].count == 1:
-                raise ViewError(f"The branch {reply.describe()} after {guess} is a leaf: "
-                                "there is nothing more to open.")
+                raise ViewError(
+                    f"The branch {reply.describe()} after {guess} is a leaf: there is nothing more to open."
+                )
             nodes[-1].open_reply = reply
         history.append((guess, reply))
     return nodes
-
-
-def tree_url(size: GameSize, strategy, path) -> str:
-    args = {**size_args(size), "strategy": strategy.name}
-    if path:
-        args["open"] = " ".join(r.key for r in path)
-    return url_for("solver.tree") + "?" + urlencode(args)
 
 
 @bp.get("/tree")
@@ -96,16 +98,20 @@ def tree():
         first = max(len(path) - 1, 0) if is_htmx() else 0
         nodes = open_nodes(strategy, size, path, first)
     except MastermindError as exc:
-        return render_template("solver/tree.html", error=str(exc), form=form, size=None,
-                               strategies=[], strategy=None), status_of(exc)
-    context = {"size": size, "strategy": strategy, "nodes": nodes, "path": path, "error": None,
-               "form": form, "pegs": size.pegs,
-               "url": lambda p: tree_url(size, strategy, p),
-               "classroom": lambda history: url_for("solver.classroom") + "?" + urlencode(
-                   {**size_args(size), "strategy": strategy.name, "history": format_history(history)}),
-               "code_from_index": lambda index, size: Code.from_index(int(index), size),
-               "strategies": [s for s in PRESETS.values() if offered(s, size)]}
-    if is_htmx():
-        return render_template("solver/_node.html", node_index=0, **context)
-    return render_template("solver/tree.html", node_index=0, **context)
-
+        return render_template(
+            "solver/tree.html", error=str(exc), form=form, size=None, strategies=[], strategy=None
+        ), status_of(exc)
+    context = {
+        "size": size,
+        "strategy": strategy,
+        "nodes": nodes,
+        "path": path,
+        "error": None,
+        "form": form,
+        "pegs": size.pegs,
+        "url": lambda p: links.tree_url(size, strategy.name, p),
+        "classroom": lambda history: links.classroom_url(size, strategy.name, history),
+        "code_from_index": lambda index, size: Code.from_index(int(index), size),
+        "strategies": [s for s in PRESETS.values() if offered(s, size)],
+    }
+    return render("solver/tree.html", "solver/_node.html", node_index=0, **context)

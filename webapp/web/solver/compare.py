@@ -6,16 +6,17 @@ from __future__ import annotations
 
 from flask import render_template, request
 
-from .engine import PRESETS, GameSize, MastermindError, analyse
-from .engine.optimal import QUICK_SEARCH_CODES, shipped
-from .engine.tables import feedback_table
-from .engine.tree import check_analysable
-from .jobs import Busy, Kind, register
-from . import jobs
-from .errors import error_response
-from .settings import parse_size
-from .solver import api, bp, busy_response, form_defaults, size_args
-from .web import render
+from ... import jobs
+from ...engine import PRESETS, GameSize, MastermindError, analyse
+from ...engine.optimal import QUICK_SEARCH_CODES, shipped
+from ...engine.tables import feedback_table
+from ...engine.tree import check_analysable
+from ...jobs import Busy, Kind, register
+from ...settings import parse_size
+from ..errors import error_response
+from ..helpers import busy_response, form_defaults, render
+from ..links import size_args
+from .blueprints import api, bp
 
 # Totals for every secret as the literature reports them, shown beside the
 # computed ones (never used to compute anything).
@@ -24,7 +25,10 @@ PUBLISHED = {
     (4, 6, False, "irving"): (5696, "Kooi 2005, “Yet another Mastermind strategy”, ICGA Journal 28 (expected size)"),
     (4, 6, False, "entropy"): (5722, "Kooi 2005, “Yet another Mastermind strategy”, ICGA Journal 28 (entropy)"),
     (4, 6, False, "most-parts"): (5668, "Kooi 2005, “Yet another Mastermind strategy”, ICGA Journal 28"),
-    (4, 6, False, "optimal"): (5625, "Koyama & Lai 1993, “An optimal Mastermind strategy”, J. Recreational Mathematics 25"),
+    (4, 6, False, "optimal"): (
+        5625,
+        "Koyama & Lai 1993, “An optimal Mastermind strategy”, J. Recreational Mathematics 25",
+    ),
     (4, 6, False, "optimal-5"): (5626, "Koyama & Lai 1993, the best strategy that never needs more than 5 guesses"),
 }
 ROW_FIELDS = ("strategy", "total", "mean", "stddev", "max", "first_guess", "histogram")
@@ -52,8 +56,12 @@ def compute(params: dict, progress) -> dict:
     rows, skipped = [], []
     for i, strategy in enumerate(strategies):
         try:
-            result = analyse(strategy, size, table=table, progress=lambda done, total: progress(
-                0.05 + 0.95 * (i + done / total) / n))
+            result = analyse(
+                strategy,
+                size,
+                table=table,
+                progress=lambda done, total, i=i: progress(0.05 + 0.95 * (i + done / total) / n),
+            )
         except MastermindError as exc:  # e.g. no strategy finds every secret within 5 guesses
             skipped.append({"strategy": strategy.name, "reason": str(exc)})
             continue
@@ -67,9 +75,11 @@ def quick(params: dict) -> bool:
     size = size_of(params)
     if size.n_codes > 1296:
         return False
-    return all(shipped(size, limit) or size.n_codes <= QUICK_SEARCH_CODES
-               for limit, name in ((None, "optimal"), (5, "optimal-5"))
-               if PRESETS[name].available(size))
+    return all(
+        shipped(size, limit) or size.n_codes <= QUICK_SEARCH_CODES
+        for limit, name in ((None, "optimal"), (5, "optimal-5"))
+        if PRESETS[name].available(size)
+    )
 
 
 register(Kind("compare", compute, quick))
@@ -87,11 +97,18 @@ def page_context(size: GameSize, job) -> dict:
     depth = max((int(k) for r in rows for k in r["histogram"]), default=0)
     tallest = max((v for r in rows for v in r["histogram"].values()), default=0)
     strategies = {s.name: s for s in PRESETS.values()}
-    published = {r["strategy"]: PUBLISHED.get((size.pegs, size.colors, size.distinct, r["strategy"]))
-                 for r in rows}
-    return {"size": size, "job": job, "rows": rows, "depth": depth, "tallest": tallest,
-            "skipped": job.result.get("skipped", []) if job.done else [],
-            "strategies": strategies, "published": published, "args": size_args(size)}
+    published = {r["strategy"]: PUBLISHED.get((size.pegs, size.colors, size.distinct, r["strategy"])) for r in rows}
+    return {
+        "size": size,
+        "job": job,
+        "rows": rows,
+        "depth": depth,
+        "tallest": tallest,
+        "skipped": job.result.get("skipped", []) if job.done else [],
+        "strategies": strategies,
+        "published": published,
+        "args": size_args(size),
+    }
 
 
 @bp.get("/compare")
@@ -103,8 +120,7 @@ def compare():
         return busy_response(exc, render_template("solver/compare.html", error=str(exc), form=form, size=None))
     except MastermindError as exc:
         return render_template("solver/compare.html", error=str(exc), form=form, size=None), 400
-    return render("solver/compare.html", "solver/_compare.html", form=form, error=None,
-                  **page_context(size, job))
+    return render("solver/compare.html", "solver/_compare.html", form=form, error=None, **page_context(size, job))
 
 
 @api.get("/compare")

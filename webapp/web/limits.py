@@ -21,7 +21,7 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits.storage import Storage
 
-from . import store
+from .. import store
 
 limiter = Limiter(key_func=get_remote_address)
 

@@ -26,8 +26,10 @@ def error_response(status: int, message: str):
     return make_response(render_template("error.html", status=status, message=message), status)
 
 
-UNAVAILABLE = ("The game could not be saved just now (the server cannot write its records). "
-               "Nothing was lost: try again in a moment.")
+UNAVAILABLE = (
+    "The game could not be saved just now (the server cannot write its records). "
+    "Nothing was lost: try again in a moment."
+)
 
 
 def init_app(app) -> None:

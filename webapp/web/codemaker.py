@@ -4,29 +4,23 @@ can satisfy are refused with the reason, and answers can be taken back."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, render_template, request, url_for
 
-from .limits import creating
-from . import store
-from .api import json_body
-from . import hints, jobs
-from .engine import PRESETS, Code, Feedback, FeedbackError, GameSize, MastermindError, candidates, get_strategy
-from .engine.codes import MAX_GUESSES, format_history
-from .engine.lines import offered
+from .. import jobs, store
+from ..engine import PRESETS, Code, Feedback, FeedbackError, GameSize, MastermindError, candidates, get_strategy
+from ..engine.codes import MAX_GUESSES
+from ..engine.lines import offered
+from ..settings import SettingsError, parse_size, small_number
+from . import hints
 from .errors import error_response
-from .settings import SettingsError, parse_size, small_number
-from .web import is_htmx, move_number, no_store, render
+from .helpers import codemaker_or_404, is_htmx, json_body, move_number, no_store, render
+from .limits import creating
+from .links import classroom_url
 
 bp = Blueprint("codemaker", __name__, url_prefix="/codemaker")
 api = Blueprint("codemaker_api", __name__, url_prefix="/api/codemaker")
-FEW_CODES = 60
-
-
-def game_or_404(game_id: str) -> store.CodemakerGame:
-    try:
-        return store.load_codemaker(game_id)
-    except store.CodemakerNotFound:
-        abort(404, "There is no such game. It may have been mistyped.")
+# The codes that fit the answers are listed when there are at most this many.
+LISTED_FITTING_CODES = 60
 
 
 def next_guess(game: store.CodemakerGame) -> Code | jobs.Job | None:
@@ -61,8 +55,10 @@ def check_playable(strategy, size: GameSize) -> None:
 def contradiction(history) -> str:
     """Why no code fits: every answer given, together."""
     pairs = ", ".join(f"{g} → {r.key}" for g, r in history)
-    return (f"No code gives {pairs} together: one of these answers is wrong. "
-            "Check your secret, then take back the answer that was a mistake.")
+    return (
+        f"No code gives {pairs} together: one of these answers is wrong. "
+        "Check your secret, then take back the answer that was a mistake."
+    )
 
 
 def parse_reply(black, white, size: GameSize) -> Feedback:
@@ -101,13 +97,17 @@ def state(game: store.CodemakerGame, cands=None) -> tuple[dict, Code | jobs.Job 
     it out (``cands``: the codes that fit the answers, when the caller has
     them already)."""
     cands = candidates(game.size, game.history()) if cands is None else cands
-    data = {"id": game.id, "pegs": game.size.pegs, "colors": game.size.colors,
-            "distinct": game.size.distinct, "strategy": game.strategy,
-            "status": "solved" if game.solved else "guessing",
-            "history": [{"guess": str(m.guess), "black": m.reply.black, "white": m.reply.white}
-                        for m in game.moves],
-            "remaining": int(cands.shape[0]),
-            "url": url_for("codemaker.page", game_id=game.id)}
+    data = {
+        "id": game.id,
+        "pegs": game.size.pegs,
+        "colors": game.size.colors,
+        "distinct": game.size.distinct,
+        "strategy": game.strategy,
+        "status": "solved" if game.solved else "guessing",
+        "history": [{"guess": str(m.guess), "black": m.reply.black, "white": m.reply.white} for m in game.moves],
+        "remaining": int(cands.shape[0]),
+        "url": url_for("codemaker.page", game_id=game.id),
+    }
     following = next_guess(game)
     if isinstance(following, Code):
         data["guess"] = str(following)
@@ -119,14 +119,18 @@ def state(game: store.CodemakerGame, cands=None) -> tuple[dict, Code | jobs.Job 
 def page_context(game, error=None) -> dict:
     cands = candidates(game.size, game.history())
     data, following = state(game, cands)
-    codes = [Code.from_index(int(i), game.size) for i in cands] if len(cands) <= FEW_CODES else []
-    classroom = url_for("solver.classroom", pegs=game.size.pegs, colors=game.size.colors,
-                        **({"distinct": 1} if game.size.distinct else {}), strategy=game.strategy,
-                        history=format_history(game.history()))
-    return {"game": game, "data": data, "error": error, "pegs": game.size.pegs, "codes": codes,
-            "guess": following if isinstance(following, Code) else None,
-            "job": following if isinstance(following, jobs.Job) else None,
-            "classroom_link": classroom}
+    codes = [Code.from_index(int(i), game.size) for i in cands] if len(cands) <= LISTED_FITTING_CODES else []
+    classroom = classroom_url(game.size, game.strategy, game.history())
+    return {
+        "game": game,
+        "data": data,
+        "error": error,
+        "pegs": game.size.pegs,
+        "codes": codes,
+        "guess": following if isinstance(following, Code) else None,
+        "job": following if isinstance(following, jobs.Job) else None,
+        "classroom_link": classroom,
+    }
 
 
 def show(game, status: int = 200, error=None):
@@ -135,8 +139,9 @@ def show(game, status: int = 200, error=None):
 
 @bp.get("")
 def new():
-    return render_template("codemaker_new.html", error=None, form={},
-                           strategies=[s for s in PRESETS.values() if offered(s, GameSize())])
+    return render_template(
+        "codemaker_new.html", error=None, form={}, strategies=[s for s in PRESETS.values() if offered(s, GameSize())]
+    )
 
 
 @bp.post("")
@@ -148,27 +153,31 @@ def create():
         strategy = get_strategy(form.get("strategy") or "knuth")
         check_playable(strategy, size)
     except MastermindError as exc:
-        return render_template("codemaker_new.html", error=str(exc), form=form,
-                               strategies=[s for s in PRESETS.values() if offered(s, GameSize())]), 400
+        return render_template(
+            "codemaker_new.html",
+            error=str(exc),
+            form=form,
+            strategies=[s for s in PRESETS.values() if offered(s, GameSize())],
+        ), 400
     game = store.create_codemaker(size, strategy.name)
     return redirect(url_for("codemaker.page", game_id=game.id), 303)
 
 
 @bp.get("/<game_id>")
 def page(game_id):
-    return show(game_or_404(game_id))
+    return show(codemaker_or_404(game_id))
 
 
 @bp.post("/<game_id>/feedback")
 def feedback_form(game_id):
-    game = game_or_404(game_id)
+    game = codemaker_or_404(game_id)
     form = request.form
     move = move_number(form.get("move", ""), typed=False)
     try:
         reply = parse_reply(form.get("black", ""), form.get("white", ""), game.size)
         game = answer(game, reply, move)
     except (store.StaleMove, store.GameOver) as exc:
-        return show(game_or_404(game_id), 409, str(exc))
+        return show(codemaker_or_404(game_id), 409, str(exc))
     except MastermindError as exc:
         return show(game, 400, str(exc))
     if is_htmx():
@@ -178,12 +187,12 @@ def feedback_form(game_id):
 
 @bp.post("/<game_id>/undo")
 def undo_form(game_id):
-    game = game_or_404(game_id)
+    game = codemaker_or_404(game_id)
     move = move_number(request.form.get("move", ""), typed=False)
     try:
         game = store.undo_codemaker_reply(game.id, move)
     except store.StaleMove as exc:
-        return show(game_or_404(game_id), 409, str(exc))
+        return show(codemaker_or_404(game_id), 409, str(exc))
     if is_htmx():
         return show(game)
     return redirect(url_for("codemaker.page", game_id=game.id), 303)
@@ -204,7 +213,7 @@ def create_json():
 
 @api.post("/<game_id>/feedback")
 def feedback_json(game_id):
-    game = game_or_404(game_id)
+    game = codemaker_or_404(game_id)
     body = json_body()
     move = move_number(body.get("move"), typed=True, required=False)
     try:
@@ -218,7 +227,7 @@ def feedback_json(game_id):
 
 @api.post("/<game_id>/undo")
 def undo_json(game_id):
-    game = game_or_404(game_id)
+    game = codemaker_or_404(game_id)
     move = move_number(json_body().get("move"), typed=True)
     try:
         return state(store.undo_codemaker_reply(game.id, move))[0]
@@ -228,13 +237,8 @@ def undo_json(game_id):
 
 @api.get("/<game_id>")
 def show_json(game_id):
-    return state(game_or_404(game_id))[0]
+    return state(codemaker_or_404(game_id))[0]
 
 
 bp.after_request(no_store)
 api.after_request(no_store)
-
-
-def init_app(app) -> None:
-    app.register_blueprint(bp)
-    app.register_blueprint(api)

@@ -5,23 +5,21 @@ from __future__ import annotations
 import json
 import time
 
-import numpy as np
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 
-from .limits import creating
-from . import store
-from . import jobs
+from .. import jobs, store
+from ..engine import PRESETS as STRATEGIES
+from ..engine import Code, MastermindError, candidates, get_strategy
+from ..engine.position import partition_bars
+from ..settings import BOARDS, BOARDS_BY_KEY, SettingsError, parse_settings
 from . import hints
-from .engine import PRESETS as STRATEGIES, Code, MastermindError, candidates, get_strategy
-from .engine.codes import conceal
-from .engine.position import partition_bars
-from .share import game_replay_url, share_context
-from .settings import PRESETS, PRESETS_BY_KEY, SettingsError, parse_settings
-from .web import game_or_404, is_htmx, move_number, no_store, render
+from .helpers import game_or_404, is_htmx, move_number, no_store, render, share_context, sweep_abandoned
+from .limits import creating
+from .links import classroom_url, game_replay_url
 
 bp = Blueprint("play", __name__)
 # "Show codes still possible" lists the codes themselves up to this many.
-SHOW_CODES = 50
+BOARD_LISTED_CODES = 50
 
 
 def board_context(game: store.Game, **extra) -> dict:
@@ -44,7 +42,7 @@ def board_context(game: store.Game, **extra) -> dict:
     if game.show_count and not game.over:
         cands = candidates(game.size, game.history())
         context["remaining"] = int(cands.shape[0])
-        if cands.shape[0] <= SHOW_CODES:
+        if cands.shape[0] <= BOARD_LISTED_CODES:
             context["remaining_codes"] = [Code.from_index(int(i), game.size) for i in cands]
     if game.over:
         challenge = store.challenge_of(game.id)
@@ -52,12 +50,8 @@ def board_context(game: store.Game, **extra) -> dict:
             link, label = game_replay_url(game, external=True), "Replay link"
         else:  # friends play the same secret; the replay would show it
             link, label = url_for("challenges.challenge", challenge_id=challenge, _external=True), "Challenge link"
-        context.update(share_context(game, link), share_label=label,
-                       replay_link=game_replay_url(game))
-        context["classroom_link"] = url_for(
-            "solver.classroom", pegs=game.size.pegs, colors=game.size.colors,
-            **({"distinct": 1} if game.size.distinct else {}), strategy="knuth",
-            s=conceal(game.secret, game.size))
+        context.update(share_context(game, link), share_label=label, replay_link=game_replay_url(game))
+        context["classroom_link"] = classroom_url(game.size, "knuth", secret=game.secret)
     if not game.over and game.hint_move == game.next_move and "suggestion" not in extra:
         try:
             context["suggestion"] = suggest(game, game.hint_strategy)
@@ -111,14 +105,14 @@ def show_board(game: store.Game, status: int = 200, **extra):
 
 @bp.get("/")
 def index():
-    return render_template("index.html", presets=PRESETS, error=None, form={})
+    return render_template("index.html", presets=BOARDS, error=None, form={})
 
 
 @bp.post("/games")
 @creating
 def new_game():
     form = request.form
-    preset = PRESETS_BY_KEY.get(form.get("preset", ""))
+    preset = BOARDS_BY_KEY.get(form.get("preset", ""))
     try:
         if "preset" in form and preset is None:
             raise SettingsError(f"There is no game called '{form['preset'][:20]}': choose one of the presets.")
@@ -127,7 +121,7 @@ def new_game():
         else:
             size, limit = parse_settings(form, typed=False)
     except MastermindError as exc:
-        return render_template("index.html", presets=PRESETS, error=str(exc), form=form), 400
+        return render_template("index.html", presets=BOARDS, error=str(exc), form=form), 400
     game = store.create_game(size, limit)
     sweep_abandoned()
     return redirect(url_for("play.board", game_id=game.id), 303)
@@ -187,8 +181,9 @@ def suggestion(game_id):
             s = result["result"]
             said = f"{s.strategy.name} suggests {s.guess}; it is now in the guess field."
             return show_board(game, suggestion=result, draft=str(s.guess), announcement=said)
-        return show_board(game, suggestion=result, draft="",
-                          announcement=f"{result['strategy'].name} is working out its suggestion.")
+        return show_board(
+            game, suggestion=result, draft="", announcement=f"{result['strategy'].name} is working out its suggestion."
+        )
     return redirect(url_for("play.board", game_id=game.id), 303)
 
 
@@ -208,29 +203,16 @@ def counter(game_id):
     store.set_show_count(game.id, show)
     game.show_count = show
     if is_htmx():
-        said = (f"Codes still possible: {len(candidates(game.size, game.history()))}." if show
-                else "The count of codes still possible is hidden.")
+        said = (
+            f"Codes still possible: {len(candidates(game.size, game.history()))}."
+            if show
+            else "The count of codes still possible is hidden."
+        )
         return show_board(game, announcement=said)
     return redirect(url_for("play.board", game_id=game.id), 303)
 
 
-_last_sweep = [0.0]
-
-
-def sweep_abandoned() -> None:
-    """Now and then (at most once an hour per process, when a game is
-    created), delete games abandoned for ``GAME_RETENTION_DAYS``."""
-    days = current_app.config["GAME_RETENTION_DAYS"]
-    now = time.time()
-    if not days or now - _last_sweep[0] < 3600:
-        return
-    _last_sweep[0] = now
-    removed = store.expire_abandoned(now - days * 86400)
-    if removed:
-        current_app.logger.info("removed %d abandoned games", removed)
-
-
-bp.after_request(no_store)
+bp.after_request(no_store)  # a board is never shown from the browser's cache
 
 
 @bp.get("/watch/<token>")
@@ -241,17 +223,11 @@ def watch(token):
         game = store.watched_game(token)
     except store.GameNotFound:
         abort(404, "There is no game to watch at this address. It may have been mistyped.")
-    context = {"game": game, "pegs": game.size.pegs, "secret": game.secret if game.over else None,
-               "replay_link": game_replay_url(game), "token": token}
+    context = {
+        "game": game,
+        "pegs": game.size.pegs,
+        "secret": game.secret if game.over else None,
+        "replay_link": game_replay_url(game),
+        "token": token,
+    }
     return render("watch.html", "_watch.html", **context)
-
-
-def init_app(app) -> None:
-    app.config.setdefault("GAME_RETENTION_DAYS", 30)
-    app.register_blueprint(bp)
-
-    @app.cli.command("expire-games")
-    def expire_games():
-        """Delete games abandoned for GAME_RETENTION_DAYS (30 by default)."""
-        days = app.config["GAME_RETENTION_DAYS"]
-        print(f"removed {store.expire_abandoned(time.time() - days * 86400)} abandoned games")

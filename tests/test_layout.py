@@ -1,0 +1,155 @@
+"""The code's shape, checked: imports run one way (no cycle anywhere in
+``webapp/``, function-level imports included), no view imports another view,
+and every URL the app serves is the one it served before (the list in
+``tests/data/url_map.txt``)."""
+
+from __future__ import annotations
+
+import ast
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "webapp"
+URL_MAP = Path(__file__).resolve().parent / "data" / "url_map.txt"
+# The modules that define routes; none may import another.
+VIEWS = {
+    "webapp.web.play",
+    "webapp.web.api",
+    "webapp.web.share",
+    "webapp.web.challenges",
+    "webapp.web.codemaker",
+    "webapp.web.apidocs",
+    "webapp.web.solver.line",
+    "webapp.web.solver.classroom",
+    "webapp.web.solver.compare",
+    "webapp.web.solver.tree",
+}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def modules() -> dict[str, Path]:
+    return {module_name(p): p for p in PACKAGE.rglob("*.py")}
+
+
+def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
+    """The ``webapp`` modules that module ``name`` imports, anywhere in it."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - node.level + 1]
+                base = ".".join(anchor + ([base] if base else []))
+            # ``from .pkg import mod`` imports the module pkg.mod when there is one.
+            targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base for alias in node.names]
+        else:
+            continue
+        for target in targets:
+            while target and target not in known:  # a name inside a module: the module
+                target = target.rpartition(".")[0]
+            if target and target != name and target.startswith("webapp"):
+                found.add(target)
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    found = modules()
+    known = set(found)
+    graph = {name: imports_of(name, path, known) for name, path in found.items()}
+    # A package's __init__ runs when any module under it is imported, but that
+    # is not an import by the module: only explicit imports count as edges.
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every strongly connected set of two or more modules (Tarjan)."""
+    index, low, stack, on, out, counter = {}, {}, [], set(), [], [0]
+    sys.setrecursionlimit(10_000)
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                out.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_import_cycle():
+    assert cycles(import_graph()) == []
+
+
+def test_no_view_imports_another_view():
+    graph = import_graph()
+    assert set(graph) >= VIEWS, VIEWS - set(graph)
+    crossing = {view: sorted(graph[view] & (VIEWS - {view})) for view in VIEWS if graph[view] & VIEWS}
+    assert crossing == {}
+
+
+def test_the_engine_imports_no_web_code():
+    graph = import_graph()
+    engine = {name: deps for name, deps in graph.items() if name.startswith("webapp.engine")}
+    assert {
+        name: sorted(d for d in deps if not d.startswith("webapp.engine"))
+        for name, deps in engine.items()
+        if any(not d.startswith("webapp.engine") for d in deps)
+    } == {}
+
+
+def url_rules(app) -> list[str]:
+    return sorted(
+        f"{r.rule} {','.join(sorted(r.methods - {'HEAD', 'OPTIONS'}))} {r.endpoint}" for r in app.url_map.iter_rules()
+    )
+
+
+def test_every_url_is_unchanged(app):
+    expected = [line for line in URL_MAP.read_text().splitlines() if line and not line.startswith("#")]
+    assert url_rules(app) == expected
+
+
+if __name__ == "__main__":  # print the list, to regenerate tests/data/url_map.txt
+    import tempfile
+
+    from webapp import create_app
+
+    os.environ.pop("DATABASE_URL", None)
+    app = create_app(
+        {"DATABASE": os.path.join(tempfile.mkdtemp(), "x.sqlite3"), "WARM_UP": False, "JOBS_CONSUMER": "none"}
+    )
+    print(
+        URL_MAP.read_text().split("\n/")[0].rstrip("\n")
+        if False
+        else "\n".join(line for line in URL_MAP.read_text().splitlines() if line.startswith("#"))
+    )
+    print("\n".join(url_rules(app)))

@@ -1,0 +1,47 @@
+"""The web layer: Flask blueprints, one per feature, over the store, the
+jobs and the engine. ``init_app`` wires it into an app: the security headers,
+the rate limits, the error answers, what every template may use, and the
+list of blueprints.
+
+Imports run one way: views (``play``, ``api``, ``share``, ``challenges``,
+``codemaker``, ``apidocs``, ``solver/*``) → ``helpers``, ``links``,
+``hints`` → ``store``, ``jobs`` → ``engine``. No view imports another."""
+
+from __future__ import annotations
+
+import time
+
+from .. import store
+from . import api, apidocs, challenges, codemaker, errors, helpers, limits, play, security, share
+from .solver import blueprints as solver
+from .solver import classroom, compare, line, tree  # noqa: F401  (their routes join the solver's blueprints)
+
+BLUEPRINTS = (
+    play.bp,
+    api.bp,
+    solver.bp,
+    solver.api,
+    share.bp,
+    challenges.bp,
+    challenges.api,
+    codemaker.bp,
+    codemaker.api,
+    apidocs.bp,
+)
+
+
+def init_app(app) -> None:
+    security.init_app(app)
+    limits.init_app(app)
+    errors.init_app(app)
+    app.jinja_env.globals.update(color=helpers.color, palette=helpers.PALETTE, is_htmx=helpers.is_htmx)
+    app.before_request(helpers.forms_only)
+    app.after_request(helpers.vary_on_htmx)
+    for blueprint in BLUEPRINTS:
+        app.register_blueprint(blueprint)
+
+    @app.cli.command("expire-games")
+    def expire_games():
+        """Delete games abandoned for GAME_RETENTION_DAYS (30 by default)."""
+        days = app.config["GAME_RETENTION_DAYS"]
+        print(f"removed {store.expire_abandoned(time.time() - days * 86400)} abandoned games")

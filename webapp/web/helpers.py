@@ -1,0 +1,308 @@
+"""What the views share, so that no view imports another: the colour
+palette, fragment or page (``render``), the request's engine budget, reading
+JSON bodies and move numbers, the game object of the API, the loaders that
+answer 404, the share text, the player token, and the hooks every page gets
+(no caching of game state, forms only on form routes)."""
+
+from __future__ import annotations
+
+import re
+import secrets
+import time
+from dataclasses import dataclass
+
+from flask import abort, current_app, g, render_template, request, url_for
+
+from .. import store
+from ..engine import Feedback, GameSize, MastermindError
+from ..engine.strategies import Budget, TooSlow
+from .errors import error_response
+from .links import game_replay_url
+
+
+@dataclass(frozen=True)
+class Color:
+    """How colour ``number`` is named and marked, so that no peg relies on
+    colour alone. Its fill and ink are the stylesheet's ``.c1`` … ``.c9``."""
+
+    number: int
+    name: str
+    symbol: str
+
+
+PALETTE = (
+    Color(1, "red", "●"),
+    Color(2, "blue", "■"),
+    Color(3, "green", "▲"),
+    Color(4, "yellow", "◆"),
+    Color(5, "purple", "★"),
+    Color(6, "orange", "✚"),
+    Color(7, "cyan", "⬟"),
+    Color(8, "pink", "♥"),
+    Color(9, "brown", "✖"),
+)
+
+
+def color(number: int) -> Color:
+    """The look of colour ``number`` (1-based)."""
+    return PALETTE[number - 1]
+
+
+def game_or_404(game_id: str) -> store.Game:
+    """The game with this id, or a 404 that says so."""
+    try:
+        return store.load_game(game_id)
+    except store.GameNotFound:
+        abort(404, "There is no game with that id. It may have been mistyped.")
+
+
+def codemaker_or_404(game_id: str) -> store.CodemakerGame:
+    """The codemaker game with this id, or a 404 that says so."""
+    try:
+        return store.load_codemaker(game_id)
+    except store.CodemakerNotFound:
+        abort(404, "There is no such game. It may have been mistyped.")
+
+
+def challenge_or_404(challenge_id: str, key: str | None = None) -> store.Challenge:
+    """The challenge (with ``key``, only if it is the right results key), or a 404."""
+    try:
+        return store.load_challenge(challenge_id, key)
+    except store.ChallengeNotFound:
+        abort(404, "There is no challenge at this address. It may have been mistyped.")
+
+
+def json_body(default=None):
+    """The request's JSON object, or a 400 with a readable reason."""
+    raw = request.get_data(cache=True)
+    if not raw.strip():
+        if default is None:
+            abort(400, "Send a JSON object in the request body.")
+        return default
+    try:
+        body = request.get_json(force=True, silent=True)
+    except RecursionError:  # json's decoder gives up on a deeply nested body
+        abort(400, "The request body is nested too deeply to be read.")
+    if body is None:
+        abort(400, "The request body is not valid JSON.")
+    if not isinstance(body, dict):
+        abort(400, "The request body must be a JSON object.")
+    return body
+
+
+def game_json(game: store.Game) -> dict:
+    """The API's game object; ``secret`` only once the game is over."""
+    data = {
+        "id": game.id,
+        "pegs": game.size.pegs,
+        "colors": game.size.colors,
+        "max_guesses": game.max_guesses,
+        "distinct": game.size.distinct,
+        "status": game.status,
+        "guesses": [{"guess": str(m.guess), "black": m.reply.black, "white": m.reply.white} for m in game.moves],
+        "url": url_for("play.board", game_id=game.id),
+        "watch_url": url_for("play.watch", token=store.watch_token(game.id)),
+    }
+    if game.over:
+        data["secret"] = str(game.secret)
+        data["replay_url"] = game_replay_url(game)
+    return data
+
+
+class ViewError(MastermindError):
+    """A URL whose state cannot be shown (a step past the end, a history that
+    does not fit the secret)."""
+
+
+def status_of(exc: MastermindError) -> int:
+    """422 for work too large to do now, 400 for anything malformed."""
+    return 422 if isinstance(exc, TooSlow) else 400
+
+
+def busy_response(exc, page=None):
+    """The 503 of a full job queue, with ``Retry-After``: ``page`` (HTML) or JSON."""
+    response = error_response(503, str(exc)) if page is None else current_app.make_response((page, 503))
+    response.headers["Retry-After"] = str(exc.retry_after)
+    return response
+
+
+def form_defaults(args) -> dict:
+    """What a solver page's settings form shows: the query as typed, within reason."""
+    return {
+        key: str(args.get(key, ""))[:20] for key in ("pegs", "colors", "distinct", "strategy", "adversary", "history")
+    }
+
+
+# --- the share text: a finished game in the manner of word-game results -----------------------
+
+EMOJI = {"black": "⚫", "white": "⚪", "none": "▫"}
+
+
+def key_line(reply: Feedback, pegs: int) -> str:
+    """One guess as key-peg emoji: ``⚫⚪▫▫``."""
+    return (
+        EMOJI["black"] * reply.black + EMOJI["white"] * reply.white + EMOJI["none"] * (pegs - reply.black - reply.white)
+    )
+
+
+def share_text(size: GameSize, replies, won: bool, limit: int, link: str) -> str:
+    """The result to paste in a chat: no secret, one emoji line per guess."""
+    score = f"{len(replies)}/{limit}" if won else f"X/{limit}"
+    lines = [f"Mastermind {size.label()} {score}"]
+    lines += [key_line(r, size.pegs) for r in replies]
+    lines.append(link)
+    return "\n".join(lines)
+
+
+def share_description(size: GameSize, replies, won: bool, limit: int) -> str:
+    """The same result in words, for screen readers."""
+    outcome = f"solved in {len(replies)} of {limit} guesses" if won else f"not solved in {limit} guesses"
+    steps = "; ".join(f"guess {i}: {r.describe()}" for i, r in enumerate(replies, start=1))
+    return f"Mastermind {size.label()}, {outcome}. {steps}."
+
+
+def share_context(game: store.Game, link: str) -> dict:
+    """What the share panel of a finished game shows."""
+    replies = [m.reply for m in game.moves]
+    won = game.status == store.WON
+    return {
+        "share_link": link,
+        "share_text": share_text(game.size, replies, won, game.max_guesses, link),
+        "share_description": share_description(game.size, replies, won, game.max_guesses),
+    }
+
+
+# --- retention -------------------------------------------------------------------------------
+
+_last_sweep = [0.0]
+
+
+def sweep_abandoned() -> None:
+    """Now and then (at most once an hour per process, when a game is
+    created), delete games abandoned for ``GAME_RETENTION_DAYS``."""
+    days = current_app.config["GAME_RETENTION_DAYS"]
+    now = time.time()
+    if not days or now - _last_sweep[0] < 3600:
+        return
+    _last_sweep[0] = now
+    removed = store.expire_abandoned(now - days * 86400)
+    if removed:
+        current_app.logger.info("removed %d abandoned games", removed)
+
+
+def budget() -> Budget:
+    """The engine work this request may still do: ``REQUEST_BUDGET`` pairs
+    shared by every engine call it makes, and no exact search."""
+    if "budget" not in g:
+        g.budget = Budget(current_app.config["REQUEST_BUDGET"], search=False)
+    return g.budget
+
+
+def move_number(value, typed: bool, required: bool = True) -> int | None:
+    """The move number a form (``typed`` False) or a JSON body posts, from 1;
+    None when it is missing and not ``required``; otherwise a 400 that says
+    what is wrong. Only ASCII digits count in a form."""
+    if value is None or (not typed and value == ""):
+        if required:
+            abort(
+                400,
+                'Say which move this is: "move" is the guess\'s number, from 1.'
+                if typed
+                else "The form was incomplete: reload the page and try again.",
+            )
+        return None
+    if typed:
+        number = value if isinstance(value, int) and not isinstance(value, bool) else None
+    else:
+        text = str(value).strip()
+        number = int(text) if text.isascii() and text.isdigit() and len(text) <= 4 else None
+    if number is None or number < 1:
+        abort(
+            400,
+            '"move" must be a whole number from 1 (the guess\'s number).'
+            if typed
+            else "The form was incomplete: reload the page and try again.",
+        )
+    return number
+
+
+# An anonymous player: a random token, no account and nothing personal. Pages
+# keep it in a cookie; API clients send back the one they were given.
+PLAYER_COOKIE = "player"
+PLAYER_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+PLAYER_COOKIE_DAYS = 365
+
+
+def player_token(raw=None) -> tuple[str, bool]:
+    """The player token ``raw`` when it is one, else a new one; and whether
+    it is new. A value that is not a token at all is a 400."""
+    if raw is None or raw == "":
+        return secrets.token_urlsafe(16), True
+    if not isinstance(raw, str) or not PLAYER_TOKEN.fullmatch(raw):
+        abort(400, '"player" must be the token an earlier answer gave you, or left out.')
+    return raw, False
+
+
+def cookie_player() -> tuple[str, bool]:
+    """This browser's player token (from its cookie), or a new one."""
+    raw = request.cookies.get(PLAYER_COOKIE, "")
+    return player_token(raw if PLAYER_TOKEN.fullmatch(raw) else None)
+
+
+def remember_player(response, token: str):
+    """Keep the player token in an HttpOnly, SameSite=Lax cookie for a year."""
+    response.set_cookie(
+        PLAYER_COOKIE,
+        token,
+        max_age=PLAYER_COOKIE_DAYS * 86400,
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure,
+    )
+    return response
+
+
+def is_htmx() -> bool:
+    """True for a request htmx made to swap part of a page (not a history restore)."""
+    return request.headers.get("HX-Request") == "true" and not request.headers.get("HX-History-Restore-Request")
+
+
+def render(page: str, fragment: str, status: int = 200, **context):
+    """The fragment for htmx, the full page otherwise; both get the same context."""
+    return render_template(fragment if is_htmx() else page, **context), status
+
+
+def no_store(response):
+    """An ``after_request`` hook for every view of a game's state: never
+    shown from a cache (after Back, a stale board would offer a move that was
+    already played, and a shared cache must not keep anyone's game)."""
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+FORM_TYPES = {"", "application/x-www-form-urlencoded", "multipart/form-data"}
+
+
+def forms_only():
+    """A ``before_request`` hook: the pages' POST routes take form fields;
+    a JSON (or any other) body gets 415 and the address of the API route
+    that takes it."""
+    if request.method != "POST" or request.path.startswith("/api/") or request.mimetype in FORM_TYPES:
+        return None
+    twin = "/api" + request.path
+    try:
+        current_app.url_map.bind("").match(twin, method="POST")
+    except Exception:  # no API route at that address: point at the API's index
+        twin = None
+    where = (
+        f"POST it to {twin} instead"
+        if twin
+        else f"the JSON API is described at {current_app.url_map.bind('').build('apidocs.page')}"
+    )
+    abort(415, f"This address takes form fields, not {request.mimetype or 'that body'}: {where}.")
+
+
+def vary_on_htmx(response):
+    """An ``after_request`` hook: answers differ for htmx and for others."""
+    response.vary.add("HX-Request")
+    return response

@@ -1,0 +1,167 @@
+"""The classroom: a strategy stepped through one position at a time, with
+the partition of its guess, its best rivals and why it won; the step API
+answers the same as JSON."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets as random_source
+from urllib.parse import urlencode
+
+import numpy as np
+from flask import redirect, render_template, request, url_for
+
+from ...engine import PRESETS, Code, Feedback, MastermindError, feedback, get_strategy
+from ...engine.codes import conceal, format_history, parse_history, reveal, secret_indices
+from ...engine.lines import offered
+from ...engine.position import describe, partition_bars
+from ...settings import SettingsError, parse_size
+from .. import links
+from ..errors import error_response
+from ..helpers import ViewError, budget, form_defaults, render, status_of
+from .blueprints import api, bp
+
+SOURCES = {
+    "teacher": "a secret you type (hidden until it is found)",
+    "random": "a secret drawn at random",
+    "adversary": "no secret: the codemaker keeps the most codes possible",
+}
+
+
+def adversary_reply(partition: dict[Feedback, int]) -> Feedback:
+    """The reply that keeps the most codes; ties to the first in order."""
+    return max(sorted(partition.items()), key=lambda item: item[1])[0]
+
+
+def classroom_state(args) -> dict:
+    """The position a classroom URL describes, and how its next reply is found."""
+    size = parse_size(args)
+    strategy = get_strategy(args.get("strategy") or "knuth")
+    if not offered(strategy, size):
+        raise ViewError(f"{strategy.name} is not offered for {size.label()}: choose another strategy.")
+    history = parse_history(str(args.get("history", "")), size)
+    secret = reveal(args["s"], size) if args.get("s") else None
+    if secret is not None:
+        for number, (guess, reply) in enumerate(history, start=1):
+            if feedback(guess, secret) != reply:
+                raise ViewError(
+                    f"Guess {number} ({guess}) would not get {reply.describe()} from "
+                    "this secret: the history does not fit it."
+                )
+    seed = int.from_bytes(hashlib.sha256(f"{size}:{format_history(history)}".encode()).digest()[:8], "big")
+    position = describe(strategy, size, history, rng=np.random.default_rng(seed), max_pairs=budget())
+    return {
+        "size": size,
+        "strategy": strategy,
+        "history": history,
+        "secret": secret,
+        "position": position,
+        "presenter": args.get("presenter") == "1",
+        "hidden": args.get("s", ""),
+    }
+
+
+def classroom_url(state: dict, history, presenter: bool | None = None) -> str:
+    """The classroom of ``state`` at the position after ``history``."""
+    return links.classroom_url(
+        state["size"],
+        state["strategy"].name,
+        history,
+        hidden=state["hidden"],
+        presenter=state["presenter"] if presenter is None else presenter,
+    )
+
+
+def classroom_context(state: dict) -> dict:
+    history, position = state["history"], state["position"]
+    following = None
+    if position.suggestion is not None:
+        guess = position.suggestion.guess
+        reply = (
+            feedback(guess, state["secret"])
+            if state["secret"] is not None
+            else adversary_reply(position.suggestion.partition)
+        )
+        following = (guess, reply)
+    state["links"] = {
+        "first": classroom_url(state, []) if history else None,
+        "prev": classroom_url(state, history[:-1]) if history else None,
+        "next": classroom_url(state, history + [following]) if following else None,
+    }
+    state["presenter_link"] = classroom_url(state, history, not state["presenter"])
+    state["bars"] = partition_bars(position.suggestion.partition, state["size"].pegs) if position.suggestion else []
+    if position.solved:
+        state["announcement"] = position.why
+    elif history:
+        guess, reply = history[-1]
+        state["announcement"] = (
+            f"Guess {len(history)}: {guess} got {reply.describe()}. "
+            f"{position.remaining:,} codes left; {state['strategy'].name} "
+            f"guesses {position.suggestion.guess} next."
+        )
+    else:
+        state["announcement"] = f"{state['strategy'].name} opens with {position.suggestion.guess}."
+    return state
+
+
+def classroom_page(error=None, status=200, form=None):
+    return render_template(
+        "solver/classroom.html",
+        error=error,
+        form=form or {},
+        sources=SOURCES,
+        strategies=[s for s in PRESETS.values()],
+        presenter=False,
+    ), status
+
+
+@bp.get("/classroom")
+def classroom():
+    form = form_defaults(request.args)
+    try:
+        state = classroom_context(classroom_state(request.args))
+    except MastermindError as exc:
+        return classroom_page(str(exc), status_of(exc), form)
+    return render(
+        "solver/classroom.html",
+        "solver/_step.html",
+        form=form,
+        error=None,
+        sources=SOURCES,
+        strategies=[s for s in PRESETS.values() if offered(s, state["size"])],
+        **state,
+    )
+
+
+@bp.post("/classroom")
+def classroom_start():
+    """The setup form: choose a secret (typed, drawn or none) and go to step 0."""
+    form = request.form
+    try:
+        size = parse_size(form)
+        strategy = get_strategy(form.get("strategy") or "knuth")
+        source = form.get("source", "teacher")
+        if source not in SOURCES:
+            raise SettingsError("Choose where the secret comes from.")
+        args = {**links.size_args(size), "strategy": strategy.name}
+        if source == "teacher":
+            secret = Code.parse(form.get("secret", ""), size)
+            if size.distinct and not secret.is_distinct():
+                raise SettingsError("This game's secret uses different colours: no colour twice.")
+            args["s"] = conceal(secret, size)
+        elif source == "random":
+            pool = secret_indices(size)
+            args["s"] = conceal(Code.from_index(int(pool[random_source.randbelow(len(pool))]), size), size)
+        if form.get("presenter"):
+            args["presenter"] = 1
+    except MastermindError as exc:
+        return classroom_page(str(exc), 400, {k: v for k, v in form.items() if k != "secret"})
+    return redirect(url_for("solver.classroom") + "?" + urlencode(args), 303)
+
+
+@api.get("/step")
+def step_json():
+    try:
+        return classroom_state(request.args)["position"].json()
+    except MastermindError as exc:
+        return error_response(status_of(exc), str(exc))

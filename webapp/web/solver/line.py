@@ -1,0 +1,249 @@
+"""The optimal game: a codebreaker's line against an adversary codemaker,
+step by step, and the table of every codebreaker against both adversaries."""
+
+from __future__ import annotations
+
+from flask import current_app, redirect, render_template, request, url_for
+
+from ... import jobs
+from ...engine import GameSize, MastermindError
+from ...engine.lines import (
+    ADVERSARIES,
+    BEST_CANDIDATE,
+    GREEDY,
+    SUMMARY_CODES,
+    Line,
+    LineError,
+    adversary_line,
+    check_adversary,
+    codebreaker,
+    codebreakers,
+    deepest_line,
+    greedy_line,
+    line_lengths,
+    offered,
+)
+from ...engine.strategies import TooSlow
+from ...engine.tree import ANALYSABLE_CODES
+from ...settings import parse_size
+from .. import links
+from ..errors import error_response
+from ..helpers import ViewError, budget, busy_response, form_defaults, is_htmx, render, status_of
+from .blueprints import api, bp
+
+# A line computed in the background may score this many (guess, code) pairs
+# (about a minute of work).
+JOB_MAX_PAIRS = 60_000_000_000
+
+
+def line_state(args) -> dict:
+    """The line a query string asks for and the step to show."""
+    size = parse_size(args)
+    strategy = codebreaker(args.get("strategy"))
+    if not offered(strategy, size):
+        raise LineError(f"{strategy.name} is not offered for {size.label()}: choose another codebreaker.")
+    adversary = check_adversary(args.get("adversary") or GREEDY)
+    state = {"size": size, "strategy": strategy, "adversary": adversary, "job": None}
+    try:
+        line = adversary_line(strategy, size, adversary, budget(), current_app.config["SOLVER_TREE_CODES"])
+    except TooSlow:
+        if size.n_codes > ANALYSABLE_CODES:
+            raise TooSlow(
+                f"{size.label()} has {size.n_codes:,} codes: its lines are computed for "
+                f"sizes up to {ANALYSABLE_CODES:,} codes (5 pegs × 8 colours)."
+            ) from None
+        job = jobs.get("line", line_params(size, strategy, adversary))
+        if job.failed:
+            raise LineError(job.error) from None
+        if not job.done:
+            return {**state, "job": job, "line": None, "step": 0}
+        line = Line.from_dict(job.result, size, strategy)
+    last = len(line.rows)
+    raw = args.get("step")
+    if raw is None or raw == "":
+        step = last
+    elif not raw.isascii() or not raw.isdigit() or len(raw) > 3:
+        raise ViewError(f"The step must be a whole number from 0 to {last}, not '{raw[:10]}'.")
+    else:
+        step = int(raw)
+        if step > last:
+            raise ViewError(f"Step {step} is past the end of this line: it has {last} guesses.")
+    return {**state, "line": line, "step": step}
+
+
+def line_params(size: GameSize, strategy, adversary: str) -> dict:
+    return {
+        "pegs": size.pegs,
+        "colors": size.colors,
+        "distinct": size.distinct,
+        "strategy": strategy.name,
+        "adversary": adversary,
+    }
+
+
+def compute_line(params: dict, progress) -> dict:
+    """A line too slow for a request, in the background."""
+    size = GameSize(params["pegs"], params["colors"], params["distinct"])
+    strategy = codebreaker(params["strategy"])
+    report = (lambda done, total: progress(done / total)) if progress else None
+    if params["adversary"] == GREEDY:
+        line = greedy_line(strategy, size, JOB_MAX_PAIRS, report)
+    else:
+        line = deepest_line(strategy, size, ANALYSABLE_CODES, report)
+    return line.to_dict()
+
+
+jobs.register(jobs.Kind("line", compute_line))
+
+
+def compute_lengths(params: dict, progress) -> dict:
+    """Every codebreaker's line length against both adversaries (the table
+    under a line), in the background: it builds a dozen decision trees."""
+    size = GameSize(params["pegs"], params["colors"], params["distinct"])
+    return {
+        "rows": [
+            {
+                "strategy": row.strategy.name,
+                "greedy": row.greedy,
+                "deepest": row.deepest,
+                "failure": None if row.failure is None else str(row.failure),
+            }
+            for row in line_lengths(size)
+        ]
+    }
+
+
+# Sizes this small have their table worked out by the request that asks.
+QUICK_LENGTHS_CODES = 256
+jobs.register(
+    jobs.Kind("lengths", compute_lengths, lambda params: params["colors"] ** params["pegs"] <= QUICK_LENGTHS_CODES)
+)
+
+
+def lengths_job(size: GameSize):
+    """The job of the lengths table for ``size`` (None beyond the sizes it covers)."""
+    if size.n_codes > SUMMARY_CODES:
+        return None
+    return jobs.get("lengths", {"pegs": size.pegs, "colors": size.colors, "distinct": size.distinct})
+
+
+def line_url(state: dict, step: int | None) -> str:
+    """The address of the line in ``state`` at ``step`` (the whole line when None)."""
+    strategy = None if state["strategy"] is BEST_CANDIDATE else state["strategy"].name
+    adversary = None if state["adversary"] == GREEDY else state["adversary"]
+    return links.line_url(state["size"], strategy, adversary, step)
+
+
+def line_context(state: dict) -> dict:
+    if state["job"] is not None:
+        return state
+    step, rows = state["step"], state["line"].rows
+    links = {"first": 0, "prev": step - 1, "next": step + 1, "last": len(rows)}
+    state["links"] = {
+        key: line_url(state, to) if 0 <= to <= len(rows) and to != step else None for key, to in links.items()
+    }
+    if step:
+        row = rows[step - 1]
+        state["announcement"] = (
+            f"Guess {step}: {row.guess} answered {row.reply.describe()}; "
+            f"{row.remaining:,} code{'s' if row.remaining != 1 else ''} left."
+        )
+    else:
+        state["announcement"] = "Before the first guess."
+    return state
+
+
+@bp.get("/optimal-game")
+def optimal_game():
+    form = form_defaults(request.args)
+    try:
+        state = line_context(line_state(request.args))
+    except jobs.Busy as exc:
+        return busy_response(
+            exc,
+            render_template(
+                "solver/optimal_game.html", error=str(exc), form=form, choices=codebreaker_choices(request.args)
+            ),
+        )
+    except MastermindError as exc:
+        return render_template(
+            "solver/optimal_game.html", error=str(exc), form=form, choices=codebreaker_choices(request.args)
+        ), status_of(exc)
+    if not is_htmx() and state["line"] is not None:  # the comparison belongs to the whole page
+        try:
+            state.update(lengths_context(state))
+        except jobs.Busy:
+            state["lengths_job"] = None
+    return render(
+        "solver/optimal_game.html",
+        "solver/_line.html",
+        form=form,
+        error=None,
+        choices=codebreakers(state["size"]),
+        adversaries=ADVERSARIES,
+        **state,
+    )
+
+
+def lengths_context(state: dict) -> dict:
+    """What the lengths table needs: its rows once worked out, or its job."""
+    job = lengths_job(state["size"])
+    rows = []
+    if job is not None and job.done:
+        names = {s.name: s for s in codebreakers(state["size"])}
+        rows = [{**row, "strategy": names[row["strategy"]]} for row in job.result["rows"] if row["strategy"] in names]
+    return {
+        "lengths_job": job,
+        "lengths": rows,
+        "lengths_url": url_for(
+            "solver.optimal_game_lengths",
+            **links.size_args(state["size"]),
+            strategy=state["strategy"].name,
+            adversary=state["adversary"],
+        ),
+        "length_url": lambda strategy, adversary: line_url(
+            {**state, "strategy": strategy, "adversary": adversary}, None
+        ),
+    }
+
+
+@bp.get("/optimal-game/lengths")
+def optimal_game_lengths():
+    """The lengths table alone: what the page polls while it is worked out."""
+    try:
+        state = line_state(request.args)
+        if state["line"] is None:
+            raise LineError("The line itself is still being worked out.")
+        state.update(lengths_context(state))
+        if state["lengths_job"] is None:
+            raise ViewError(
+                f"The table of every codebreaker is worked out for sizes up to "
+                f"{SUMMARY_CODES:,} codes; {state['size'].label()} has {state['size'].n_codes:,}."
+            )
+    except jobs.Busy as exc:
+        return busy_response(exc)
+    except MastermindError as exc:
+        return error_response(status_of(exc), str(exc))
+    if not is_htmx():
+        return redirect(line_url(state, None), 303)
+    return render_template("solver/_lengths.html", **state)
+
+
+def codebreaker_choices(args):
+    try:
+        return codebreakers(parse_size(args))
+    except MastermindError:
+        return codebreakers(GameSize())
+
+
+@api.get("/optimal-game")
+def optimal_game_json():
+    try:
+        state = line_state(request.args)
+    except jobs.Busy as exc:
+        return busy_response(exc)
+    except MastermindError as exc:
+        return error_response(status_of(exc), str(exc))
+    if state["job"] is not None:
+        return state["job"].json(), 202
+    return state["line"].json()
