@@ -12,7 +12,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test chromium servers bench serve lock clean
+.PHONY: run test lint chromium servers bench serve lock clean
 
 # The app alone for `make run` and `make serve`; the test tools too for `make test`.
 # Both install exactly the versions (and files, by hash) in requirements/,
@@ -66,8 +66,14 @@ servers:
 	@{ ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && command -v redis-server >/dev/null 2>&1; } || \
 		{ $(SUDO) apt-get update && $(SUDO) apt-get install -y --no-install-recommends postgresql redis-server; }
 
-test: $(TEST_STAMP) chromium servers
+# Lint and format (ruff), types (mypy: strict on the engine), then every test.
+test: $(TEST_STAMP) chromium servers lint
 	$(BIN)/python -m pytest
+
+lint: $(TEST_STAMP)
+	$(BIN)/ruff check webapp tests benchmarks
+	$(BIN)/ruff format --check webapp tests benchmarks
+	$(BIN)/mypy
 
 bench: $(TEST_STAMP) servers
 	$(BIN)/python -m benchmarks

@@ -14,7 +14,6 @@ import json
 import os
 import random
 import shutil
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -24,7 +23,7 @@ import time
 from pathlib import Path
 from urllib.parse import urlencode
 
-from .servers import free_port, wait_for_port
+from .servers import free_port, stop_group, wait_for_port
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -83,13 +82,7 @@ def gunicorn(database: str, workers: int = 4, threads: int = 4, config: dict | N
         yield port, process
     finally:
         shutil.rmtree(ready, ignore_errors=True)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+        stop_group(process)
 
 
 class Player:

@@ -16,6 +16,7 @@ import contextlib
 import glob
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -44,6 +45,18 @@ def postgres_bin(name: str) -> str:
 
 def _as_server_user(command: list[str]) -> list[str]:
     return ["runuser", "-u", "postgres", "--", *command] if os.geteuid() == 0 else command
+
+
+def stop_group(process: subprocess.Popen) -> None:
+    """Stop a process started in a session of its own, and its children:
+    SIGTERM, then SIGKILL if it has not ended within ten seconds."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
 
 
 def wait_for_port(port: int, seconds: float = 30) -> None:

@@ -30,7 +30,6 @@ import pwd
 import re
 import select
 import shutil
-import signal
 import socket
 import statistics
 import subprocess
@@ -40,7 +39,7 @@ import time
 from pathlib import Path
 
 from .load import ROOT, gunicorn
-from .servers import free_port, wait_for_port
+from .servers import free_port, stop_group, wait_for_port
 
 SITE = ROOT / "deploy" / "nginx.conf"
 INSTALL = "apt-get install -y --no-install-recommends nginx"
@@ -155,13 +154,7 @@ def nginx(upstream_port: int):
         yield port, version
     finally:
         if process is not None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
+            stop_group(process)
         shutil.rmtree(folder, ignore_errors=True)
 
 

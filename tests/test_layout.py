@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import ast
 import os
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -68,15 +67,12 @@ def import_graph() -> dict[str, set[str]]:
     found = modules()
     known = set(found)
     graph = {name: imports_of(name, path, known) for name, path in found.items()}
-    # A package's __init__ runs when any module under it is imported, but that
-    # is not an import by the module: only explicit imports count as edges.
     return graph
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     """Every strongly connected set of two or more modules (Tarjan)."""
     index, low, stack, on, out, counter = {}, {}, [], set(), [], [0]
-    sys.setrecursionlimit(10_000)
 
     def visit(v):
         index[v] = low[v] = counter[0]
@@ -147,9 +143,5 @@ if __name__ == "__main__":  # print the list, to regenerate tests/data/url_map.t
     app = create_app(
         {"DATABASE": os.path.join(tempfile.mkdtemp(), "x.sqlite3"), "WARM_UP": False, "JOBS_CONSUMER": "none"}
     )
-    print(
-        URL_MAP.read_text().split("\n/")[0].rstrip("\n")
-        if False
-        else "\n".join(line for line in URL_MAP.read_text().splitlines() if line.startswith("#"))
-    )
+    print("\n".join(line for line in URL_MAP.read_text().splitlines() if line.startswith("#")))
     print("\n".join(url_rules(app)))

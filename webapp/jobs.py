@@ -22,6 +22,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from flask import current_app
 
@@ -80,7 +81,7 @@ class Job:
     status: str
     progress: float | None = None
     eta: float | None = None
-    result: object = None
+    result: Any = None
     error: str | None = None
     elapsed: float = 0.0
 
@@ -142,32 +143,41 @@ def get(kind: str, params: dict) -> Job:
             return _job(row)
         if store.requeue_stale_job(key, stale_before, now):  # its process died
             _enqueue(key)
-        return _job(store.load_job(key))
+        return _stored(key)
     if config("JOBS_QUICK_INLINE") and KINDS[kind].quick(params):
         result = KINDS[kind].compute(params, lambda fraction: None)
         store.finish_job(key, kind, json.dumps(params), json.dumps(result), time.time())
-        return _job(store.load_job(key))
+        return _stored(key)
     try:
         if store.admit_job(key, kind, json.dumps(params, sort_keys=True), now, stale_before, config("JOBS_MAX")):
             _enqueue(key)
     except store.JobsFull:
         raise Busy(config("JOBS_RETRY_AFTER")) from None
-    return _job(store.load_job(key))
+    return _stored(key)
+
+
+def _stored(key: str) -> Job:
+    """The job stored under ``key``, which the caller has just written."""
+    row = store.load_job(key)
+    if row is None:  # deleted meanwhile by hand: a failure to show, not a crash
+        return Job(key, key.partition(":")[0], store.FAILED, error="This computation's record was removed.")
+    return _job(row)
 
 
 def _enqueue(key: str) -> None:
     current_app.extensions["jobs"].task(key)
 
 
-def run(key: str) -> None:
+def run(app, key: str) -> None:
     """Run the job ``key`` here, unless another worker has it (the body of
-    the queue's one task; called inside an app context)."""
+    the queue's one task; called inside ``app``'s context)."""
     heartbeat, stale = config("JOBS_HEARTBEAT"), config("JOBS_STALE_SECONDS")
     if not store.claim_job(key, time.time(), time.time() - stale):
         return
     row = store.load_job(key)
+    if row is None:
+        return
     kind, params = KINDS[row["kind"]], json.loads(row["params"])
-    app = current_app._get_current_object()
     started = time.time()
     stop = threading.Event()
     latest: list = [None, None]  # fraction, eta
@@ -229,7 +239,7 @@ class Jobs:
         @self.huey.task(name="run_job")
         def run_job(key):
             with app.app_context():
-                run(key)
+                run(app, key)
 
         self.task = run_job
         if app.config["JOBS_CONSUMER"] == "embedded":

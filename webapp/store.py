@@ -223,6 +223,7 @@ class PostgresConnection:
 
     def __init__(self, raw):
         self.raw = raw
+        self.read_only = False
 
     def execute(self, sql: str, params=()):
         return self.raw.execute(_pg_sql(sql), params)

@@ -8,10 +8,21 @@ engine a code is also an integer index into the ascending order of all codes
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
+
+# Arrays of code indices, any arrays, a game so far, JSON objects, and a
+# progress callback (``progress(done, total)``): the engine's shared types.
+Indices = npt.NDArray[np.int64]
+Array = npt.NDArray[Any]
+History = Sequence[tuple["Code", "Feedback"]]
+JSON = dict[str, Any]
+Progress = Callable[[int, int], None]
 
 MIN_PEGS, MAX_PEGS = 2, 6
 MIN_COLORS, MAX_COLORS = 2, 9
@@ -47,7 +58,7 @@ class GameSize:
     colors: int = 6
     distinct: bool = False
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for name, label, low, high in (
             ("pegs", "Pegs", MIN_PEGS, MAX_PEGS),
             ("colors", "Colours", MIN_COLORS, MAX_COLORS),
@@ -67,7 +78,7 @@ class GameSize:
     @property
     def n_codes(self) -> int:
         """How many codes can be guessed (repeats allowed)."""
-        return self.colors**self.pegs
+        return int(self.colors**self.pegs)
 
     @property
     def n_replies(self) -> int:
@@ -143,7 +154,7 @@ class Code:
     pegs: tuple[int, ...]
 
     @classmethod
-    def parse(cls, text, size: GameSize) -> Code:
+    def parse(cls, text: object, size: GameSize) -> Code:
         """Read a code typed by a person: digits, optionally separated by
         spaces, commas or dashes.
 
@@ -241,8 +252,7 @@ def _secret_indices(size: GameSize) -> np.ndarray:
     if not size.distinct:
         indices = np.arange(size.n_codes, dtype=np.int32)
     else:
-        indices = np.flatnonzero(color_counts(size.pegs, size.colors).max(axis=1) <= 1)
-        indices = indices.astype(np.int32)
+        indices = np.flatnonzero(color_counts(size.pegs, size.colors).max(axis=1) <= 1).astype(np.int32)
     indices.flags.writeable = False
     return indices
 
@@ -252,7 +262,7 @@ def secret_indices(size: GameSize) -> np.ndarray:
     return _secret_indices(size)
 
 
-def parse_history(items, size: GameSize) -> list[tuple[Code, Feedback]]:
+def parse_history(items: str | Sequence[str], size: GameSize) -> list[tuple[Code, Feedback]]:
     """``GUESS:BLACK,WHITE`` items (a list, or one string separated by
     spaces) as ``(Code, Feedback)`` pairs.
 
@@ -265,7 +275,7 @@ def parse_history(items, size: GameSize) -> list[tuple[Code, Feedback]]:
         items = items.split()
     if len(items) > MAX_GUESSES:
         raise HistoryError(f"A history has at most {MAX_GUESSES} guesses, not {len(items)}.")
-    history = []
+    history: list[tuple[Code, Feedback]] = []
     for number, item in enumerate(items, start=1):
         guess, sep, reply = item.partition(":")
         if not sep:
@@ -276,7 +286,7 @@ def parse_history(items, size: GameSize) -> list[tuple[Code, Feedback]]:
     return history
 
 
-def format_history(history) -> str:
+def format_history(history: History) -> str:
     """The inverse of :func:`parse_history`: ``"1122:1,0 3456:0,2"``."""
     return " ".join(f"{guess}:{reply}" for guess, reply in history)
 
@@ -311,7 +321,7 @@ def conceal(code: Code, size: GameSize) -> str:
     return "".join(reversed(letters))
 
 
-def reveal(text, size: GameSize) -> Code:
+def reveal(text: str, size: GameSize) -> Code:
     """The code :func:`conceal` wrote; :class:`CodeError` for anything else."""
     n = size.n_codes
     if not isinstance(text, str) or len(text) != _letters_width(size) or not re.fullmatch(r"[a-z]+", text):

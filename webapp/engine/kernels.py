@@ -7,9 +7,16 @@ run after installation pays for compilation.
 """
 
 import threading
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit, prange
+
+Array = npt.NDArray[Any]
+# A numba typed dictionary (int64 to int64), and the small tables of ``tables.small_tables``.
+Table = Any
+SmallTables = tuple[Array, ...]
 
 # Work below this many (guess, code) pairs runs on one thread: starting the
 # thread pool costs more than it saves.
@@ -21,7 +28,7 @@ PARALLEL_LOCK = threading.Lock()
 
 
 @njit(cache=True, nogil=True)
-def _feedback_into(row, g_digits, g_counts, digits_t, counts_t, pegs):
+def _feedback_into(row: Array, g_digits: Array, g_counts: Array, digits_t: Array, counts_t: Array, pegs: int) -> None:
     """Fill ``row`` with the feedback of one guess against every code given
     column-wise (``digits_t`` is ``(pegs, n)``, ``counts_t`` is ``(colors, n)``),
     encoded as ``black * pegs + common``, in place: no temporary arrays."""
@@ -45,14 +52,16 @@ def _feedback_into(row, g_digits, g_counts, digits_t, counts_t, pegs):
 
 
 @njit(cache=True, parallel=True)
-def feedback_block_into(out, g_digits, g_counts, digits_t, counts_t, pegs):
+def feedback_block_into(
+    out: Array, g_digits: Array, g_counts: Array, digits_t: Array, counts_t: Array, pegs: int
+) -> None:
     """Write the feedback of each guess (rows of ``out``) against each code
     (columns) in place; both threads fill (and first touch) the memory."""
     for i in prange(g_digits.shape[0]):
         _feedback_into(out[i], g_digits[i], g_counts[i], digits_t, counts_t, pegs)
 
 
-def feedback_block(g_digits, g_counts, digits_t, counts_t, pegs):
+def feedback_block(g_digits: Array, g_counts: Array, digits_t: Array, counts_t: Array, pegs: int) -> Array:
     """Feedback of each guess (rows) against each code (columns)."""
     out = np.empty((g_digits.shape[0], digits_t.shape[1]), np.uint8)
     with PARALLEL_LOCK:
@@ -67,7 +76,7 @@ BLOCK = 512
 
 
 @njit(cache=True, nogil=True)
-def _count_block(matrix, guesses, codes, out, start, stop):
+def _count_block(matrix: Array, guesses: Array, codes: Array, out: Array, start: int, stop: int) -> None:
     for c in codes:
         row = matrix[c]
         for j in range(start, stop):
@@ -75,14 +84,14 @@ def _count_block(matrix, guesses, codes, out, start, stop):
 
 
 @njit(cache=True, nogil=True)
-def counts_from_matrix_serial(matrix, guesses, codes, slots):
+def counts_from_matrix_serial(matrix: Array, guesses: Array, codes: Array, slots: int) -> Array:
     out = np.zeros((guesses.shape[0], slots), np.int32)
     _count_block(matrix, guesses, codes, out, 0, guesses.shape[0])
     return out
 
 
 @njit(cache=True, parallel=True)
-def counts_from_matrix_parallel(matrix, guesses, codes, slots):
+def counts_from_matrix_parallel(matrix: Array, guesses: Array, codes: Array, slots: int) -> Array:
     n = guesses.shape[0]
     out = np.zeros((n, slots), np.int32)
     blocks = (n + BLOCK - 1) // BLOCK
@@ -91,7 +100,7 @@ def counts_from_matrix_parallel(matrix, guesses, codes, slots):
     return out
 
 
-def counts_from_matrix(matrix, guesses, codes, slots):
+def counts_from_matrix(matrix: Array, guesses: Array, codes: Array, slots: int) -> Array:
     """Class sizes of the partition each guess makes of ``codes``: ``(len(guesses), slots)``."""
     if guesses.shape[0] * codes.shape[0] >= PARALLEL_THRESHOLD:
         with PARALLEL_LOCK:
@@ -100,7 +109,17 @@ def counts_from_matrix(matrix, guesses, codes, slots):
 
 
 @njit(cache=True, nogil=True)
-def _counts_direct_block(out, digits, counts, guesses, digits_t, counts_t, pegs, start, stop):
+def _counts_direct_block(
+    out: Array,
+    digits: Array,
+    counts: Array,
+    guesses: Array,
+    digits_t: Array,
+    counts_t: Array,
+    pegs: int,
+    start: int,
+    stop: int,
+) -> None:
     """Class sizes for guesses ``start:stop`` (indices into ``digits`` and
     ``counts``), computing each guess's replies into one scratch row."""
     n = digits_t.shape[1]
@@ -127,7 +146,9 @@ def _counts_direct_block(out, digits, counts, guesses, digits_t, counts_t, pegs,
 
 
 @njit(cache=True, parallel=True)
-def counts_direct_parallel(digits, counts, guesses, digits_t, counts_t, pegs, slots):
+def counts_direct_parallel(
+    digits: Array, counts: Array, guesses: Array, digits_t: Array, counts_t: Array, pegs: int, slots: int
+) -> Array:
     n = guesses.shape[0]
     out = np.zeros((n, slots), np.int32)
     blocks = (n + BLOCK - 1) // BLOCK
@@ -137,13 +158,17 @@ def counts_direct_parallel(digits, counts, guesses, digits_t, counts_t, pegs, sl
 
 
 @njit(cache=True, nogil=True)
-def counts_direct_serial(digits, counts, guesses, digits_t, counts_t, pegs, slots):
+def counts_direct_serial(
+    digits: Array, counts: Array, guesses: Array, digits_t: Array, counts_t: Array, pegs: int, slots: int
+) -> Array:
     out = np.zeros((guesses.shape[0], slots), np.int32)
     _counts_direct_block(out, digits, counts, guesses, digits_t, counts_t, pegs, 0, guesses.shape[0])
     return out
 
 
-def counts_direct(digits, counts, guesses, digits_t, counts_t, pegs, slots):
+def counts_direct(
+    digits: Array, counts: Array, guesses: Array, digits_t: Array, counts_t: Array, pegs: int, slots: int
+) -> Array:
     """Like :func:`counts_from_matrix`, computing feedback on the fly:
     ``guesses`` index ``digits`` and ``counts`` (every code's pegs and colour
     counts); the codes come column-wise in ``digits_t`` and ``counts_t``."""
@@ -159,7 +184,9 @@ def counts_direct(digits, counts, guesses, digits_t, counts_t, pegs, slots):
 
 
 @njit(cache=True, nogil=True)
-def _counts_few_block(out, guesses, ca, cb, cm, small, pegs, start, stop):
+def _counts_few_block(
+    out: Array, guesses: Array, ca: Array, cb: Array, cm: Array, small: SmallTables, pegs: int, start: int, stop: int
+) -> None:
     a_index, b_index, m_index, black_a, black_b, common = small
     n = ca.shape[0]
     for i in range(start, stop):
@@ -171,14 +198,18 @@ def _counts_few_block(out, guesses, ca, cb, cm, small, pegs, start, stop):
 
 
 @njit(cache=True, nogil=True)
-def counts_few_serial(guesses, ca, cb, cm, small, pegs, slots):
+def counts_few_serial(
+    guesses: Array, ca: Array, cb: Array, cm: Array, small: SmallTables, pegs: int, slots: int
+) -> Array:
     out = np.zeros((guesses.shape[0], slots), np.int32)
     _counts_few_block(out, guesses, ca, cb, cm, small, pegs, 0, guesses.shape[0])
     return out
 
 
 @njit(cache=True, parallel=True)
-def counts_few_parallel(guesses, ca, cb, cm, small, pegs, slots):
+def counts_few_parallel(
+    guesses: Array, ca: Array, cb: Array, cm: Array, small: SmallTables, pegs: int, slots: int
+) -> Array:
     n = guesses.shape[0]
     out = np.zeros((n, slots), np.int32)
     blocks = (n + BLOCK - 1) // BLOCK
@@ -187,7 +218,7 @@ def counts_few_parallel(guesses, ca, cb, cm, small, pegs, slots):
     return out
 
 
-def counts_few(guesses, codes, small, pegs, slots):
+def counts_few(guesses: Array, codes: Array, small: SmallTables, pegs: int, slots: int) -> Array:
     """Like :func:`counts_direct` for a few ``codes``, with the tables of
     ``tables.small_tables``."""
     ca, cb, cm = small[0][codes], small[1][codes], small[2][codes]
@@ -198,7 +229,7 @@ def counts_few(guesses, codes, small, pegs, slots):
 
 
 @njit(cache=True, nogil=True)
-def first_perfect_split_few(guesses, codes, small, pegs):
+def first_perfect_split_few(guesses: Array, codes: Array, small: SmallTables, pegs: int) -> int:
     """:func:`first_perfect_split` without the matrix, for a few codes (at most
     one per reply), with the small tables; the search stops at the first
     guess that splits them all."""
@@ -221,7 +252,7 @@ def first_perfect_split_few(guesses, codes, small, pegs):
 
 
 @njit(cache=True, nogil=True)
-def replies_few(guess, codes, small, pegs):
+def replies_few(guess: int, codes: Array, small: SmallTables, pegs: int) -> Array:
     """The replies to ``guess`` from a few ``codes``, with the small tables."""
     a_index, b_index, m_index, black_a, black_b, common = small
     ra, rb, rm = black_a[a_index[guess]], black_b[b_index[guess]], common[m_index[guess]]
@@ -233,7 +264,7 @@ def replies_few(guess, codes, small, pegs):
 
 
 @njit(cache=True, nogil=True)
-def split_by_reply(replies, codes, slots):
+def split_by_reply(replies: Array, codes: Array, slots: int) -> tuple[Array, Array, Array]:
     """``codes`` grouped by reply (a counting sort: each group stays in
     ascending order): the grouped codes, the replies that occur (ascending)
     and where each group starts, with one more entry for the end."""
@@ -266,7 +297,7 @@ def split_by_reply(replies, codes, slots):
 
 
 @njit(cache=True, nogil=True)
-def row_max(counts):
+def row_max(counts: Array) -> Array:
     """``counts.max(axis=1)`` for class sizes (int32), in one pass."""
     out = np.empty(counts.shape[0], np.int32)
     for i in range(counts.shape[0]):
@@ -279,7 +310,7 @@ def row_max(counts):
 
 
 @njit(cache=True, nogil=True)
-def first_perfect_split(matrix, guesses, codes, slots):
+def first_perfect_split(matrix: Array, guesses: Array, codes: Array, slots: int) -> int:
     """Position of the first guess that gives every code a different reply,
     or -1. Guesses are tried in blocks; a guess drops out at its first
     repeated reply (replies seen are bits of one 64-bit word, slots <= 49)."""
@@ -311,7 +342,7 @@ def first_perfect_split(matrix, guesses, codes, slots):
 
 
 @njit(cache=True, nogil=True)
-def without_dead_variants(digits, pool, cands, colors):
+def without_dead_variants(digits: Array, pool: Array, cands: Array, colors: int) -> Array:
     """The guesses of ``pool`` (ascending) that no smaller guess of the pool
     copies by "dead" colours, ones no candidate contains: such colours never
     match, so a guess with every dead peg turned to the smallest dead colour
@@ -350,7 +381,7 @@ def without_dead_variants(digits, pool, cands, colors):
 
 
 @njit(cache=True, nogil=True)
-def table_sums(counts, table):
+def table_sums(counts: Array, table: Table) -> Array:
     """``table[counts].sum(axis=1)`` without the temporary: for each row of
     class sizes, the sum of ``table`` at each size (entropy's ``c log2 c``)."""
     out = np.empty(counts.shape[0], np.float64)

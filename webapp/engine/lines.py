@@ -21,7 +21,7 @@ from functools import lru_cache
 import numpy as np
 from cachetools import LRUCache
 
-from .codes import MAX_GUESSES, Code, Feedback, GameSize, MastermindError, secret_indices
+from .codes import JSON, MAX_GUESSES, Code, Feedback, GameSize, Indices, MastermindError, Progress, secret_indices
 from .position import LISTED_CODES
 from .strategies import (
     MAX_PAIRS,
@@ -38,7 +38,7 @@ from .strategies import (
     largest,
 )
 from .tables import feedback_table
-from .tree import Node, analyse
+from .tree import Analysis, Node, analyse
 
 GREEDY, DEEPEST = "greedy", "deepest"
 ADVERSARIES = {
@@ -110,7 +110,7 @@ class Line:
     rows: tuple[Row, ...]
     worst: int | None = None  # the strategy's worst case, known for the deepest line
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JSON:
         """Everything needed to show the line again (a stored job result)."""
         return {
             **self.json(),
@@ -122,7 +122,7 @@ class Line:
         }
 
     @classmethod
-    def from_dict(cls, data: dict, size: GameSize, strategy: Strategy) -> Line:
+    def from_dict(cls, data: JSON, size: GameSize, strategy: Strategy) -> Line:
         rows = tuple(
             Row(
                 Code.parse(r["guess"], size),
@@ -136,7 +136,7 @@ class Line:
         )
         return cls(size, strategy, data["adversary"], rows, data["worst"])
 
-    def json(self) -> dict:
+    def json(self) -> JSON:
         return {
             "pegs": self.size.pegs,
             "colors": self.size.colors,
@@ -163,7 +163,7 @@ def step_cost(strategy: Strategy, size: GameSize, cands: np.ndarray, played: int
     if strategy.chooser is not None or not strategy.criteria or n <= strategy.first_candidate_at:
         return 0
     pool = n if strategy.candidates_only else guess_pool(size.pegs, size.colors, played).shape[0]
-    return pool * n
+    return int(pool * n)
 
 
 def too_slow(size: GameSize, strategy: Strategy, why: str) -> TooSlow:
@@ -173,7 +173,9 @@ def too_slow(size: GameSize, strategy: Strategy, why: str) -> TooSlow:
     )
 
 
-def greedy_line(strategy: Strategy, size: GameSize, max_pairs: Budget | int = MAX_PAIRS, progress=None) -> Line:
+def greedy_line(
+    strategy: Strategy, size: GameSize, max_pairs: Budget | int = MAX_PAIRS, progress: Progress | None = None
+) -> Line:
     """The codebreaker's guesses, each answered by the reply that keeps the
     most codes; ``max_pairs`` bounds the scoring work of the whole line.
     ``progress(done, total)`` counts the codes ruled out so far."""
@@ -202,7 +204,7 @@ def greedy_line(strategy: Strategy, size: GameSize, max_pairs: Budget | int = MA
     raise LineError(f"{strategy.name} does not find the code within {MAX_GUESSES} guesses.")
 
 
-def _heights(node: Node, memo: dict) -> tuple[int, int]:
+def _heights(node: Node, memo: dict[int, tuple[int, int]]) -> tuple[int, int]:
     """(guesses the subtree needs at most, secrets below it)."""
     key = id(node)
     if key not in memo:
@@ -217,7 +219,7 @@ def _heights(node: Node, memo: dict) -> tuple[int, int]:
     return memo[key]
 
 
-def _secrets(child) -> np.ndarray:
+def _secrets(child: Node | int) -> Indices:
     """Every secret at or below a tree child, ascending."""
     if not isinstance(child, Node):
         return np.array([child], dtype=np.int64)
@@ -233,11 +235,13 @@ def _secrets(child) -> np.ndarray:
 
 
 @lru_cache(maxsize=32)
-def _tree(strategy: Strategy, size: GameSize):
+def _tree(strategy: Strategy, size: GameSize) -> Analysis:
     return analyse(strategy, size)
 
 
-def deepest_line(strategy: Strategy, size: GameSize, max_codes: int = DEEPEST_LINE_CODES, progress=None) -> Line:
+def deepest_line(
+    strategy: Strategy, size: GameSize, max_codes: int = DEEPEST_LINE_CODES, progress: Progress | None = None
+) -> Line:
     """Down the codebreaker's decision tree, always to the reply whose subtree
     needs the most further guesses; ties to the larger class, then the first
     reply in order."""
@@ -246,11 +250,11 @@ def deepest_line(strategy: Strategy, size: GameSize, max_codes: int = DEEPEST_LI
     if not strategy.quick(size, secret_indices(size)):
         raise too_slow(size, strategy, "would need an exact search")
     analysis = _tree(strategy, size) if progress is None else analyse(strategy, size, progress=progress)
-    memo: dict = {}
+    memo: dict[int, tuple[int, int]] = {}
     node, before, rows = analysis.root, analysis.depths.shape[0], []
     while True:
 
-        def weight(item):
+        def weight(item: tuple[int, Node | int]) -> tuple[int, int, int]:
             reply, child = item
             further, count = _heights(child, memo) if isinstance(child, Node) else (0, 1)
             return (further, count, -reply)
@@ -264,7 +268,7 @@ def deepest_line(strategy: Strategy, size: GameSize, max_codes: int = DEEPEST_LI
 
 
 # Lines already worked out in this process (a line is a few kilobytes at most).
-_lines: LRUCache = LRUCache(maxsize=256)
+_lines: LRUCache[tuple[Strategy, GameSize, str], Line] = LRUCache(maxsize=256)
 _lines_lock = threading.Lock()
 
 
@@ -334,7 +338,7 @@ def play_against(
     from .codes import feedback
     from .strategies import best_guess
 
-    history: list = []
+    history: list[tuple[Code, Feedback]] = []
     rng = np.random.default_rng(0)
     while len(history) < limit:
         guess = best_guess(strategy, size, history, rng=rng, max_pairs=max_pairs).guess

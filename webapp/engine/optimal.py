@@ -34,15 +34,20 @@ import itertools
 import json
 import threading
 import time
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from cachetools import LRUCache
 
-from .codes import GameSize, SizeError, code_digits, secret_indices
+from .codes import JSON, Array, GameSize, SizeError, code_digits, secret_indices
 from .strategies import Strategy, StrategyError, colors_mask, guess_pool, register
 from .tables import feedback_table
+
+# The search's three transposition tables: numba dictionaries (int64 to int64).
+Tables = tuple[Any, Any, Any]
 
 INF = 1 << 40
 UNBOUNDED = 99  # guesses left when no limit is set
@@ -69,7 +74,7 @@ def search_workers() -> int:
     return max(1, int(os.environ.get("NUMBA_NUM_THREADS") or os.cpu_count() or 1))
 
 
-def _tables():
+def _tables() -> Tables:
     """The search's three transposition tables (numba dictionaries, int64 → int64)."""
     from .search_kernels import new_table
 
@@ -93,6 +98,7 @@ class OptimalSolver:
         self.max_guesses = max_guesses
         self.candidates_only = candidates_only
         self.table = feedback_table(size, MAX_OPTIMAL_CODES**2)
+        self.matrix = self.matrix_of(size)
         pegs, colors = size.pegs, size.colors
         self.replies = (pegs + 1) * (pegs + 2) // 2 - 1
         self.slots = (pegs + 1) ** 2
@@ -119,6 +125,14 @@ class OptimalSolver:
         self.no_symmetry = self.all_symmetries[:1]
         self.secrets = secret_indices(size).astype(np.int64)
 
+    @staticmethod
+    def matrix_of(size: GameSize) -> Array:
+        """The whole feedback matrix of ``size``, which the exact search reads."""
+        matrix = feedback_table(size, MAX_OPTIMAL_CODES**2).matrix
+        if matrix is None:  # kept for every size this search takes
+            raise SizeError(f"{size.label()} is too large for the exact search.")
+        return matrix
+
     def bound_memory(self, entries: int = MAX_TABLE_ENTRIES) -> None:
         """Forget the positions solved so far once the tables hold more than
         ``entries`` of them: a long-lived process does not grow without bound."""
@@ -134,13 +148,15 @@ class OptimalSolver:
         limit = UNBOUNDED if self.max_guesses is None else self.max_guesses
         return limit - depth + 1
 
-    def _search(self, cands, played, depth_left, bound, group, tables, stats) -> int:
+    def _search(
+        self, cands: Array, played: int, depth_left: int, bound: int, group: Array, tables: Tables, stats: Array
+    ) -> int:
         """The compiled search from one position, with the given tables and counters."""
         from .search_kernels import solve
 
         return int(
             solve(
-                self.table.matrix,
+                self.matrix,
                 np.ascontiguousarray(cands, dtype=np.int64),
                 played,
                 depth_left,
@@ -156,14 +172,16 @@ class OptimalSolver:
                 self.solved,
                 self.candidates_only,
                 (1 << self.size.colors) - 1,
-                *tables,
+                tables[0],
+                tables[1],
+                tables[2],
                 stats,
                 self.digits,
                 group,
             )
         )
 
-    def _run(self, cands, played, depth_left, bound=INF, group=None):
+    def _run(self, cands: Array, played: int, depth_left: int, bound: int = INF, group: Array | None = None) -> int:
         """The search from one position; ``group``: the symmetries that fix its
         history (none known by default)."""
         return self._search(
@@ -176,7 +194,13 @@ class OptimalSolver:
             self.stats,
         )
 
-    def total(self, cands=None, played: int = 0, depth: int = 1, progress=None) -> int | None:
+    def total(
+        self,
+        cands: Array | None = None,
+        played: int = 0,
+        depth: int = 1,
+        progress: Callable[[Array, float], None] | None = None,
+    ) -> int | None:
         """The optimal total for ``cands`` (every secret by default), or None
         when no tree stays within the guess limit. ``progress(stats, seconds)``
         is called from time to time while the search runs. The whole game is
@@ -187,17 +211,17 @@ class OptimalSolver:
         workers = search_workers()
         if whole and workers > 1 and cands.shape[0] >= PARALLEL_CODES:
 
-            def run():
+            def run() -> int:
                 return self._run_split(cands, played, depth_left, workers)
         else:
 
-            def run():
+            def run() -> int:
                 return self._run(cands, played, depth_left, group=self.all_symmetries if whole else None)
 
         if progress is None:
             value = run()
         else:
-            result = []
+            result: list[int] = []
             worker = threading.Thread(target=lambda: result.append(run()))
             started = time.perf_counter()
             worker.start()
@@ -211,7 +235,7 @@ class OptimalSolver:
         """The search's counters, summed over the threads working on it."""
         return self.stats + sum(self.thread_stats) if self.thread_stats else self.stats
 
-    def _run_split(self, cands, played, depth_left, workers: int) -> int:
+    def _run_split(self, cands: Array, played: int, depth_left: int, workers: int) -> int:
         """The root of the search with its work shared by ``workers`` threads,
         each with tables of its own (numba's dictionaries are not shared), all
         merged into the solver's at the end.
@@ -235,7 +259,7 @@ class OptimalSolver:
             pool_without_dead_variants,
         )
 
-        F, n = self.table.matrix, cands.shape[0]
+        F, n = self.matrix, cands.shape[0]
         if depth_left <= 1 or n > self.cap[depth_left]:
             return INF
         pool = pool_without_dead_variants(
@@ -258,11 +282,13 @@ class OptimalSolver:
             return INF
         self.thread_stats = []
 
-        def threads_tables(seed):
+        def threads_tables(
+            seed: Tables | None,
+        ) -> tuple[Callable[[], tuple[Tables, Array]], list[Tables]]:
             """Each thread's own tables (new, or copies of ``seed``), made on first use."""
             local, made = threading.local(), []
 
-            def tables():
+            def tables() -> tuple[Tables, Array]:
                 if not hasattr(local, "tables"):
                     local.tables = tuple(copy_table(t) for t in seed) if seed else tuple(new_table() for _ in range(3))
                     local.stats = np.zeros(len(STATS), dtype=np.int64)
@@ -272,7 +298,7 @@ class OptimalSolver:
 
             return tables, made
 
-        def classes_of(guess):
+        def classes_of(guess: int) -> list[Array]:
             row = F[guess, cands]
             return [cands[row == r] for r in np.unique(row) if r != self.solved]
 
@@ -298,7 +324,7 @@ class OptimalSolver:
         # Every other guess, at once, each against the best known.
         tables, made = threads_tables((self.exact, self.lower, self.choice))
 
-        def attempt(i, against):
+        def attempt(i: int, against: int) -> int:
             guess = int(pool[i])
             group = child_group(self.all_symmetries, self.digits, guess, played)
             running = int(bounds[i])
@@ -348,7 +374,7 @@ class OptimalSolver:
         return int(table_get(self.choice, key))
 
 
-def bounds_tables(n_codes: int, branching: int):
+def bounds_tables(n_codes: int, branching: int) -> tuple[Array, Array]:
     """Lower bound of the total for ``m`` codes (``lbtab[m]``) and how many
     codes ``d`` guesses can ever separate (``cap[d]``).
 
@@ -386,7 +412,7 @@ def set_key(cands: np.ndarray) -> bytes:
     return np.ascontiguousarray(cands, dtype=np.int32).tobytes()
 
 
-def _classes(matrix, guess: int, cands: np.ndarray, solved: int):
+def _classes(matrix: Array, guess: int, cands: Array, solved: int) -> list[Array]:
     """The codes of each reply to ``guess`` but the solved one, by ascending reply."""
     replies = matrix[guess, cands]
     order = np.argsort(replies, kind="stable")
@@ -398,9 +424,9 @@ def _classes(matrix, guess: int, cands: np.ndarray, solved: int):
 
 def encode_tree(solver: OptimalSolver) -> list[int]:
     """The optimal tree's guesses in the compact preorder form."""
-    matrix, out = solver.table.matrix, []
+    matrix, out = solver.matrix, []
 
-    def visit(cands, played, depth):
+    def visit(cands: Array, played: int, depth: int) -> None:
         if cands.shape[0] <= 2:
             return
         guess = solver.choose(cands, played, depth)
@@ -414,10 +440,10 @@ def encode_tree(solver: OptimalSolver) -> list[int]:
 
 def decode_tree(size: GameSize, guesses: list[int]) -> dict[bytes, int]:
     """Candidate set → guess for every node of a stored tree."""
-    matrix = feedback_table(size, MAX_OPTIMAL_CODES**2).matrix
+    matrix = OptimalSolver.matrix_of(size)
     choices, stream = {}, iter(guesses)
 
-    def visit(cands):
+    def visit(cands: Array) -> None:
         if cands.shape[0] <= 2:
             return
         guess = next(stream)
@@ -450,7 +476,7 @@ def regenerate_command(size: GameSize, max_guesses: int | None) -> str:
     )
 
 
-def tree_document(solver: OptimalSolver, total: int) -> dict:
+def tree_document(solver: OptimalSolver, total: int) -> JSON:
     """What a shipped data file holds."""
     size = solver.size
     return {
@@ -481,7 +507,7 @@ def shipped_choices(size: GameSize, max_guesses: int | None) -> dict[bytes, int]
 # up to MAX_TABLE_ENTRIES solved positions (bound_memory), so a process holds
 # at most this many times that.
 SOLVERS_KEPT = 8
-_solvers: LRUCache = LRUCache(maxsize=SOLVERS_KEPT)
+_solvers: LRUCache[tuple[GameSize, int | None], OptimalSolver] = LRUCache(maxsize=SOLVERS_KEPT)
 _solvers_lock = threading.Lock()
 
 
@@ -519,7 +545,7 @@ def answers_at_once(size: GameSize, max_guesses: int | None, cands: np.ndarray) 
     return choices is not None and set_key(cands) in choices
 
 
-def optimal_chooser(max_guesses: int | None):
+def optimal_chooser(max_guesses: int | None) -> Callable[[GameSize, Array, int, int], int]:
     """The chooser of an optimal preset: the shipped tree where it has the
     position, otherwise a search from that position."""
 

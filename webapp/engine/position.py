@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .codes import Code, Feedback, GameSize
+from .codes import JSON, Code, Feedback, GameSize, History
 from .strategies import (
     MAX_PAIRS,
     Budget,
@@ -43,7 +43,7 @@ class Ranked:
     """A guess in the top list, with the strategy's score of it."""
 
     guess: Code
-    score: dict
+    score: JSON
     is_candidate: bool
 
 
@@ -53,7 +53,7 @@ class Position:
 
     size: GameSize
     strategy: Strategy
-    history: tuple
+    history: tuple[tuple[Code, Feedback], ...]
     candidates: np.ndarray
     suggestion: Suggestion | None  # None once the code has been found
     why: str
@@ -75,7 +75,7 @@ class Position:
             return []
         return [Code.from_index(i, self.size) for i in self.candidates]
 
-    def json(self) -> dict:
+    def json(self) -> JSON:
         """The step API's answer."""
         data = {
             "pegs": self.size.pegs,
@@ -103,7 +103,7 @@ class Position:
         return data
 
 
-def score_text(score: dict) -> str:
+def score_text(score: JSON) -> str:
     """``"largest class 256"``, or several values joined; long lists cut short.
 
     >>> score_text({"class sizes": [256, 256, 114, 114, 96, 96, 36]})
@@ -172,7 +172,13 @@ def why_sentence(
 
 
 def describe(
-    strategy: Strategy, size: GameSize, history=(), *, rng=None, max_pairs: Budget | int = MAX_PAIRS, top: int = TOP
+    strategy: Strategy,
+    size: GameSize,
+    history: History = (),
+    *,
+    rng: np.random.Generator | None = None,
+    max_pairs: Budget | int = MAX_PAIRS,
+    top: int = TOP,
 ) -> Position:
     """The position after ``history``: its candidates, the guess ``strategy``
     makes, the partition and the ``top`` best guesses by its score, and why.
@@ -235,7 +241,7 @@ def describe(
     return Position(size, strategy, history, cands, suggestion, why, ranked, int(pool.shape[0]), words)
 
 
-def partition_bars(partition: dict[Feedback, int], pegs: int) -> list[dict]:
+def partition_bars(partition: dict[Feedback, int], pegs: int) -> list[JSON]:
     """Every possible reply in order (black, then white) with its class size,
     zero included: the bars of a partition chart."""
     return [

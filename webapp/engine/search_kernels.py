@@ -3,15 +3,23 @@ itself and its helpers. Kept apart from ``optimal.py`` so that reading a
 shipped tree never loads numba; ``OptimalSolver`` imports this module when it
 first searches."""
 
+from typing import Any
+
 import numpy as np
+import numpy.typing as npt
 from numba import njit, types
 from numba.typed import Dict
+
+Array = npt.NDArray[Any]
+# A numba typed dictionary (int64 to int64), and the small tables of ``tables.small_tables``.
+Table = Any
+SmallTables = tuple[Array, ...]
 
 INF = 1 << 40
 
 
 @njit(cache=True, nogil=True)
-def _perfect(row, cands, seen, stamp):
+def _perfect(row: Array, cands: Array, seen: Array, stamp: int) -> bool:
     """True when ``row`` gives every code of ``cands`` its own reply."""
     for c in cands:
         r = row[c]
@@ -22,7 +30,7 @@ def _perfect(row, cands, seen, stamp):
 
 
 @njit(cache=True, nogil=True)
-def _one_pair(row, cands, counts, slots):
+def _one_pair(row: Array, cands: Array, counts: Array, slots: int) -> bool:
     """True when ``row`` splits ``cands`` into single codes and exactly one pair."""
     counts[:] = 0
     pairs = 0
@@ -37,7 +45,7 @@ def _one_pair(row, cands, counts, slots):
 
 
 @njit(cache=True, nogil=True)
-def _pairs_total(row, cands, counts, slots, solved):
+def _pairs_total(row: Array, cands: Array, counts: Array, slots: int, solved: int) -> int:
     """The exact total of guessing ``row``'s code when it splits ``cands``
     into classes of one or two codes (1 and 3 guesses each, plus one for this
     guess per code); -1 when some class is larger."""
@@ -52,11 +60,11 @@ def _pairs_total(row, cands, counts, slots, solved):
             return -1
         if r != solved:
             total += 1 if k == 1 else 2  # a pair costs 3 in all
-    return total
+    return int(total)
 
 
 @njit(cache=True, nogil=True)
-def pool_without_dead_variants(pool, cands, colmask, played, all_colors):
+def pool_without_dead_variants(pool: Array, cands: Array, colmask: Array, played: int, all_colors: int) -> Array:
     """Drop guesses that only repeat another's partition because they use
     "dead" colours, ones no candidate contains (they never match anything).
 
@@ -88,7 +96,7 @@ def pool_without_dead_variants(pool, cands, colmask, played, all_colors):
 
 
 @njit(cache=True, nogil=True)
-def position_key(cands, zobrist, depth_left):
+def position_key(cands: Array, zobrist: Array, depth_left: int) -> np.int64:
     h = np.uint64(depth_left) * np.uint64(0x9E3779B97F4A7C15)
     for c in cands:
         h ^= zobrist[c]
@@ -96,7 +104,9 @@ def position_key(cands, zobrist, depth_left):
 
 
 @njit(cache=True, nogil=True)
-def bounds_by_classes(F, cands, pool, bounds, counts, lbtab, limit, slots, solved):
+def bounds_by_classes(
+    F: Array, cands: Array, pool: Array, bounds: Array, counts: Array, lbtab: Array, limit: int, slots: int, solved: int
+) -> None:
     """Each guess's lower bound: n, plus the bound of each class it leaves;
     none for a guess that learns nothing or leaves a class too large for the
     guesses left."""
@@ -119,7 +129,7 @@ def bounds_by_classes(F, cands, pool, bounds, counts, lbtab, limit, slots, solve
 
 
 @njit(cache=True, nogil=True)
-def child_group(group, digits, g, played):
+def child_group(group: Array, digits: Array, g: int, played: int) -> Array:
     """The symmetries that also fix guess ``g``: of the parent's, those whose
     position permutation ``π`` has a colour map ``σ`` with ``σ(g∘π) = g``.
 
@@ -154,7 +164,7 @@ def child_group(group, digits, g, played):
 
 
 @njit(cache=True, nogil=True)
-def orbit_minima(pool, group, digits, played, colors, n_codes):
+def orbit_minima(pool: Array, group: Array, digits: Array, played: int, colors: int, n_codes: int) -> Array:
     """The guesses of ``pool`` that no smaller guess of the pool copies by a
     symmetry of the position: one that fixes every guess played so far maps
     the candidates onto themselves, so a guess and its image split them into
@@ -192,29 +202,29 @@ def orbit_minima(pool, group, digits, played, colors, n_codes):
 
 @njit(cache=True, nogil=True)
 def solve(
-    F,
-    cands,
-    played,
-    depth_left,
-    bound,
-    pools,
-    pool_lens,
-    colmask,
-    zobrist,
-    lbtab,
-    cap,
-    slots,
-    replies,
-    solved,
-    candidates_only,
-    all_colors,
-    exact,
-    lower,
-    choice,
-    stats,
-    digits,
-    group,
-):
+    F: Array,
+    cands: Array,
+    played: int,
+    depth_left: int,
+    bound: int,
+    pools: Array,
+    pool_lens: Array,
+    colmask: Array,
+    zobrist: Array,
+    lbtab: Array,
+    cap: Array,
+    slots: int,
+    replies: int,
+    solved: int,
+    candidates_only: bool,
+    all_colors: int,
+    exact: Table,
+    lower: Table,
+    choice: Table,
+    stats: Array,
+    digits: Array,
+    group: Array,
+) -> int:
     """Fewest total guesses to find every code in ``cands`` (ascending) with
     ``depth_left`` guesses at most. A result below ``bound`` is exact; one at
     or above it only says the total is at least that. ``group`` holds the
@@ -233,15 +243,15 @@ def solve(
     if n > cap[depth_left]:
         return INF
     if lbtab[n] >= bound:
-        return lbtab[n]
+        return int(lbtab[n])
     key = position_key(cands, zobrist, depth_left)
     if key in exact:
         stats[3] += 1
-        return exact[key]
+        return int(exact[key])
     known = lower.get(key, 0)
     if known >= bound:
         stats[3] += 1
-        return known
+        return int(known)
 
     seen = np.zeros(slots, np.int64)
     if n <= replies:
@@ -250,7 +260,7 @@ def solve(
                 stats[4] += 1
                 exact[key] = 2 * n - 1
                 choice[key] = cands[i]
-                return 2 * n - 1
+                return int(2 * n - 1)
     if candidates_only:
         pool = cands
     else:
@@ -264,7 +274,7 @@ def solve(
                 stats[4] += 1
                 exact[key] = 2 * n
                 choice[key] = pool[i]
-                return 2 * n
+                return int(2 * n)
     if n <= replies and depth_left >= 3:
         # No guess splits everything, so the total is at least 2n; a candidate
         # that leaves one pair and single codes reaches it (the pair's second
@@ -274,7 +284,7 @@ def solve(
                 stats[4] += 1
                 exact[key] = 2 * n
                 choice[key] = cands[i]
-                return 2 * n
+                return int(2 * n)
 
     counts = np.zeros(slots, np.int64)
     if n <= replies and depth_left >= 3:
@@ -288,7 +298,7 @@ def solve(
                 stats[4] += 1
                 exact[key] = target
                 choice[key] = g
-                return target
+                return int(target)
         stats[1] += n + m
 
     # A lower bound for every guess: n, plus the bound of each class left.
@@ -398,22 +408,22 @@ def solve(
 
 
 @njit(cache=True)
-def new_table():
+def new_table() -> Table:
     return Dict.empty(types.int64, types.int64)
 
 
 @njit(cache=True)
-def table_size(table):
+def table_size(table: Table) -> int:
     return len(table)
 
 
 @njit(cache=True)
-def table_get(table, key):
-    return table[key]
+def table_get(table: Table, key: int) -> int:
+    return int(table[key])
 
 
 @njit(cache=True)
-def merge_tables(exact, lower, choice, exact_in, lower_in, choice_in):
+def merge_tables(exact: Table, lower: Table, choice: Table, exact_in: Table, lower_in: Table, choice_in: Table) -> None:
     """Add another thread's solved positions to these tables (a lower bound
     kept is the larger of the two)."""
     for key, value in exact_in.items():
@@ -429,13 +439,13 @@ def merge_tables(exact, lower, choice, exact_in, lower_in, choice_in):
 
 
 @njit(cache=True)
-def store_exact(exact, choice, key, value, guess):
+def store_exact(exact: Table, choice: Table, key: int, value: int, guess: int) -> None:
     exact[key] = value
     choice[key] = guess
 
 
 @njit(cache=True)
-def copy_table(table):
+def copy_table(table: Table) -> Table:
     out = Dict.empty(types.int64, types.int64)
     for key, value in table.items():
         out[key] = value

@@ -9,14 +9,15 @@ whole-game tree builder use one mechanism for all of them.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 from cachetools import LRUCache, cached
 
-from .codes import Code, Feedback, GameSize, MastermindError, code_digits
+from .codes import JSON, Array, Code, Feedback, GameSize, History, MastermindError, code_digits
 from .tables import FeedbackTable, compiled, feedback_table
 from .tables import candidates as candidates_after
 
@@ -86,7 +87,7 @@ class Criterion:
 
     label: str
     key: Callable[[np.ndarray, int], np.ndarray]
-    shown: Callable = lambda value: value
+    shown: Callable[[Any], Any] = lambda value: value
     tolerance: float = 0.0
     # The key's first column, when it is much cheaper than the whole key: the
     # rows that lose on it are dropped before the rest is worked out.
@@ -114,13 +115,13 @@ class Strategy:
     random: bool = False
     # A strategy that is not one step deep (optimal play) chooses for itself:
     # ``chooser(size, cands, played, depth)`` returns the guess's index.
-    chooser: Callable | None = None
+    chooser: Callable[[GameSize, Array, int, int], int] | None = None
     # Whether the strategy can answer for a size in reasonable time.
     available: Callable[[GameSize], bool] = lambda size: True
     # Whether choosing from candidate set ``cands`` is quick (no long search).
     quick: Callable[[GameSize, np.ndarray], bool] = lambda size, cands: True
 
-    def score(self, counts_row: np.ndarray, n: int) -> dict:
+    def score(self, counts_row: Array, n: int) -> JSON:
         """The named values this strategy compares, for one guess."""
         out = {}
         for crit in self.criteria:
@@ -132,15 +133,15 @@ class Strategy:
 # --- scores of partitions (rows of class sizes) -------------------------------------------
 
 
-def largest(counts, n):
+def largest(counts: Array, n: int) -> Array:
     """Size of the largest class."""
     kernels = compiled(counts.size)
     if kernels is not None and counts.dtype == np.int32 and counts.flags.c_contiguous and counts.shape[1]:
-        return kernels.row_max(counts)
-    return counts.max(axis=1)
+        return np.asarray(kernels.row_max(counts))
+    return np.asarray(counts.max(axis=1))
 
 
-def sizes_descending(counts, n):
+def sizes_descending(counts: Array, n: int) -> Array:
     """All class sizes, largest first."""
     return -np.sort(-counts, axis=1)
 
@@ -152,7 +153,7 @@ def _xlog2x(limit: int) -> np.ndarray:
     return c * np.log2(np.maximum(c, 1))
 
 
-def negative_entropy(counts, n):
+def negative_entropy(counts: Array, n: int) -> Array:
     """``sum p log2 p``: minus the Shannon entropy of the class sizes.
     With ``p = c / n`` this is ``sum(c log2 c) / n - log2 n``."""
     table = _xlog2x(1 << max(int(n), 1).bit_length())
@@ -161,33 +162,33 @@ def negative_entropy(counts, n):
         sums = kernels.table_sums(counts, table)
     else:
         sums = table[counts].sum(axis=1)
-    return sums / n - np.log2(n)
+    return np.asarray(sums / n - np.log2(n))
 
 
-def expected_size(counts, n):
+def expected_size(counts: Array, n: int) -> Array:
     """Expected size of the class that remains: ``sum size² / n``."""
-    return (counts.astype(np.int64) ** 2).sum(axis=1) / n
+    return np.asarray((counts.astype(np.int64) ** 2).sum(axis=1) / n)
 
 
-def sum_squares(counts, n):
+def sum_squares(counts: Array, n: int) -> Array:
     """``sum size²``."""
-    return (counts.astype(np.int64) ** 2).sum(axis=1)
+    return np.asarray((counts.astype(np.int64) ** 2).sum(axis=1))
 
 
-def fewer_parts(counts, n):
+def fewer_parts(counts: Array, n: int) -> Array:
     """Minus the number of non-empty classes."""
-    return -(counts > 0).sum(axis=1)
+    return np.asarray(-(counts > 0).sum(axis=1))
 
 
-def spread(counts, n):
+def spread(counts: Array, n: int) -> Array:
     """Standard deviation of the non-empty class sizes (population)."""
     parts = (counts > 0).sum(axis=1)
     mean = n / parts
     squares = (counts.astype(np.float64) ** 2).sum(axis=1)
-    return np.sqrt(np.maximum(squares / parts - mean**2, 0.0))
+    return np.asarray(np.sqrt(np.maximum(squares / parts - mean**2, 0.0)))
 
 
-def _sizes_shown(key):
+def _sizes_shown(key: Array) -> list[int]:
     return [int(v) for v in key if v]
 
 
@@ -350,7 +351,7 @@ def guess_pool(pegs: int, colors: int, played: int) -> np.ndarray:
     return pool
 
 
-def pattern_codes(pegs: int, colors: int, largest: int | None = None, first: int = 0):
+def pattern_codes(pegs: int, colors: int, largest: int | None = None, first: int = 0) -> Iterator[int]:
     """The index of one code per pattern: colour ``first`` repeated as often
     as the pattern's largest part, the next colour for the next part, and so
     on (parts non-increasing, at most ``colors`` of them): the integer
@@ -373,7 +374,7 @@ def pattern_codes(pegs: int, colors: int, largest: int | None = None, first: int
 # --- choosing ------------------------------------------------------------------------------
 
 
-def criteria_columns(strategy: Strategy, counts: np.ndarray, n: int):
+def criteria_columns(strategy: Strategy, counts: Array, n: int) -> Iterator[tuple[Array, float]]:
     """Every key column the strategy compares, in order, with its tolerance."""
     for crit in strategy.criteria:
         key = np.asarray(crit.key(counts, n), dtype=np.float64)
@@ -389,7 +390,7 @@ def best_rows(strategy: Strategy, counts: np.ndarray, n: int) -> np.ndarray:
     column, for far less work when the first column already decides)."""
     rows = np.arange(counts.shape[0])
 
-    def running():  # the rows still in the running (no copy while that is all of them)
+    def running() -> Array:  # the rows still in the running (no copy while that is all of them)
         return counts if rows.size == counts.shape[0] else counts[rows]
 
     for crit in strategy.criteria:
@@ -440,6 +441,8 @@ def choose(
     n = cands.shape[0]
     budget = budget_of(max_pairs)
     if strategy.chooser is not None:
+        if size is None:
+            raise StrategyError(f"{strategy.name} needs the game size to choose.")
         if strategy.available(size) and not strategy.quick(size, cands):
             budget.allow_search(
                 f"{strategy.name} would have to search for its guess here, which "
@@ -485,7 +488,7 @@ class Suggestion:
     strategy: Strategy
     guess: Code
     remaining: int
-    score: dict
+    score: JSON
     partition: dict[Feedback, int] = field(default_factory=dict)
 
     @property
@@ -493,7 +496,7 @@ class Suggestion:
         return self.partition.get(Feedback(len(self.guess.pegs), 0), 0) > 0
 
 
-def played_mask(size: GameSize, history) -> int:
+def played_mask(size: GameSize, history: History) -> int:
     """Bit mask of every colour used in the history's guesses."""
     mask = 0
     for guess, _ in history:
@@ -505,8 +508,8 @@ def played_mask(size: GameSize, history) -> int:
 def best_guess(
     strategy: Strategy | str,
     size: GameSize,
-    history=(),
-    rng=None,
+    history: History = (),
+    rng: np.random.Generator | None = None,
     table: FeedbackTable | None = None,
     max_pairs: Budget | int = MAX_PAIRS,
     cands: np.ndarray | None = None,

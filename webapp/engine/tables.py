@@ -15,11 +15,24 @@ from __future__ import annotations
 
 import threading
 from functools import lru_cache
+from typing import Any, cast
 
 import numpy as np
 from cachetools import LRUCache
 
-from .codes import Code, Feedback, FeedbackError, GameSize, code_digits, color_counts, secret_indices
+from .codes import (
+    Array,
+    Code,
+    Feedback,
+    FeedbackError,
+    GameSize,
+    History,
+    Indices,
+    Progress,
+    code_digits,
+    color_counts,
+    secret_indices,
+)
 
 # The matrix is kept when it needs at most this many bytes (8,192 codes),
 # unless a caller asks for more. Beyond it replies are worked out as they are
@@ -37,7 +50,7 @@ NUMPY_PAIRS = 4_000_000
 _compiled = None  # the kernels module, once loaded
 
 
-def compiled(pairs: int):
+def compiled(pairs: int) -> Any:
     """The compiled kernels when they are loaded or ``pairs`` is worth loading
     them for; else None (numpy does it)."""
     global _compiled
@@ -57,7 +70,7 @@ def use_compiled() -> None:
     _compiled = kernels
 
 
-def feedback_numpy(g_digits, g_counts, digits, counts, pegs: int) -> np.ndarray:
+def feedback_numpy(g_digits: Array, g_counts: Array, digits: Array, counts: Array, pegs: int) -> Array:
     """Feedback of each guess (rows) against each code (columns), encoded as
     ``black * pegs + common``, with numpy alone (one 2-D pass per peg and per
     colour: a reduction over a short last axis would be several times slower)."""
@@ -92,7 +105,7 @@ def unique_rows(rows: np.ndarray, base: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @lru_cache(maxsize=8)
-def small_tables(pegs: int, colors: int):
+def small_tables(pegs: int, colors: int) -> tuple[Array, ...]:
     """Tables that give a reply with three lookups: the index of each code's
     first ``pegs // 2`` pegs and of its other pegs, the index of its colour
     multiset, the black pegs between any two first parts and any two last
@@ -104,14 +117,14 @@ def small_tables(pegs: int, colors: int):
 
     def blacks(k: int) -> np.ndarray:
         parts = code_digits(k, colors)
-        return (parts[:, None, :] == parts[None, :, :]).sum(axis=2, dtype=np.uint8)
+        return cast(Array, (parts[:, None, :] == parts[None, :, :]).sum(axis=2, dtype=np.uint8))
 
     multisets, m_index = unique_rows(color_counts(pegs, colors), pegs + 1)
     common = np.minimum(multisets[:, None, :], multisets[None, :, :]).sum(axis=2, dtype=np.uint8)
     return codes // tail, codes % tail, m_index.ravel().astype(np.int64), blacks(half), blacks(pegs - half), common
 
 
-def _indices(values) -> np.ndarray:
+def _indices(values: Array) -> Indices:
     """Code indices as the kernels take them: contiguous, writable int64
     (one argument type, so each kernel is compiled once)."""
     return np.require(values, np.int64, ["C", "W"])
@@ -134,7 +147,7 @@ class FeedbackTable:
         """What this table keeps beyond the shared digit arrays: its matrix."""
         return 1024 + (self.matrix.nbytes if self.matrix is not None else 0)
 
-    def _columns(self, codes: np.ndarray):
+    def _columns(self, codes: Array) -> tuple[Array, Array]:
         return (
             np.ascontiguousarray(self.digits[codes].T),
             np.ascontiguousarray(self.counts[codes].T),
@@ -145,24 +158,28 @@ class FeedbackTable:
         guesses = np.asarray(guesses, dtype=np.int64)
         codes = np.asarray(codes, dtype=np.int64)
         if self.matrix is not None:
-            return self.matrix[np.ix_(guesses, codes)]
+            return cast(Array, self.matrix[np.ix_(guesses, codes)])
         kernels = compiled(len(guesses) * len(codes))
         if kernels is None:
             return feedback_numpy(
                 self.digits[guesses], self.counts[guesses], self.digits[codes], self.counts[codes], self.pegs
             )
         digits_t, counts_t = self._columns(codes)
-        return kernels.feedback_block(self.digits[guesses], self.counts[guesses], digits_t, counts_t, self.pegs)
+        return cast(
+            Array, kernels.feedback_block(self.digits[guesses], self.counts[guesses], digits_t, counts_t, self.pegs)
+        )
 
     def row(self, guess: int, codes: np.ndarray) -> np.ndarray:
         """Feedback of one guess against each code."""
         if self.matrix is not None:
-            return self.matrix[guess, codes]
+            return cast(Array, self.matrix[guess, codes])
         if codes.shape[0] <= SMALL_SET_CODES and _compiled is not None:
-            return _compiled.replies_few(guess, _indices(codes), small_tables(self.pegs, self.colors), self.pegs)
-        return self.rows(np.array([guess]), codes)[0]
+            return cast(
+                Array, _compiled.replies_few(guess, _indices(codes), small_tables(self.pegs, self.colors), self.pegs)
+            )
+        return cast(Array, self.rows(np.array([guess]), codes)[0])
 
-    def split(self, guess: int, codes: np.ndarray):
+    def split(self, guess: int, codes: Array) -> Any:
         """``codes`` (ascending) grouped by their reply to ``guess``: the
         grouped codes, the replies that occur (ascending) and where each
         group starts, with one more entry for the end."""
@@ -182,11 +199,15 @@ class FeedbackTable:
         if kernels is None:
             return counts_numpy(self.rows(guesses, codes), self.slots)
         if self.matrix is not None:
-            return kernels.counts_from_matrix(self.matrix, guesses, codes, self.slots)
+            return cast(Array, kernels.counts_from_matrix(self.matrix, guesses, codes, self.slots))
         if codes.shape[0] <= SMALL_SET_CODES:
-            return kernels.counts_few(guesses, codes, small_tables(self.pegs, self.colors), self.pegs, self.slots)
+            return cast(
+                Array, kernels.counts_few(guesses, codes, small_tables(self.pegs, self.colors), self.pegs, self.slots)
+            )
         digits_t, counts_t = self._columns(codes)
-        return kernels.counts_direct(self.digits, self.counts, guesses, digits_t, counts_t, self.pegs, self.slots)
+        return cast(
+            Array, kernels.counts_direct(self.digits, self.counts, guesses, digits_t, counts_t, self.pegs, self.slots)
+        )
 
     def first_perfect_split(self, guesses: np.ndarray, codes: np.ndarray) -> int:
         """Position in ``guesses`` of the first that splits ``codes`` into
@@ -208,7 +229,7 @@ class FeedbackTable:
         return -1
 
 
-def feedback_matrix(pegs: int, colors: int, progress=None) -> np.ndarray:
+def feedback_matrix(pegs: int, colors: int, progress: Progress | None = None) -> Array:
     """The full ``n × n`` feedback matrix (uint8), built in parallel chunks.
 
     ``progress(done, total)`` is called after each chunk when given.
@@ -237,11 +258,15 @@ def feedback_matrix(pegs: int, colors: int, progress=None) -> np.ndarray:
 # Tables kept per process, in bytes of their matrices: a few sizes' matrices
 # (4×9's is 41 MiB, 5×6's 58 MiB), the least recently used let go first.
 TABLE_CACHE_BYTES = 128 * 2**20
-_tables: LRUCache = LRUCache(maxsize=TABLE_CACHE_BYTES, getsizeof=lambda table: table.nbytes)
+_tables: LRUCache[tuple[int, int], FeedbackTable] = LRUCache(
+    maxsize=TABLE_CACHE_BYTES, getsizeof=lambda table: table.nbytes
+)
 _tables_lock = threading.Lock()
 
 
-def feedback_table(size: GameSize, max_matrix_bytes: int = DEFAULT_MATRIX_BYTES, progress=None) -> FeedbackTable:
+def feedback_table(
+    size: GameSize, max_matrix_bytes: int = DEFAULT_MATRIX_BYTES, progress: Progress | None = None
+) -> FeedbackTable:
     """The shared table for ``size``; with the full matrix when it fits in
     ``max_matrix_bytes``."""
     key = (size.pegs, size.colors)
@@ -261,10 +286,10 @@ def consistent(size: GameSize, candidates: np.ndarray, guess: Code, reply: Feedb
     """The candidates (indices) that would give ``reply`` to ``guess``."""
     table = feedback_table(size)
     row = table.row(guess.index(size), candidates)
-    return candidates[row == reply.encode(size.pegs)]
+    return cast(Array, candidates[row == reply.encode(size.pegs)])
 
 
-def candidates(size: GameSize, history=()) -> np.ndarray:
+def candidates(size: GameSize, history: History = ()) -> Array:
     """Indices of the secrets still possible after ``history``, a sequence of
     ``(Code, Feedback)`` pairs. Raises :class:`FeedbackError` when none is."""
     remaining = secret_indices(size)

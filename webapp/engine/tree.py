@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .codes import Code, Feedback, GameSize, SizeError, secret_indices
+from .codes import JSON, Code, Feedback, GameSize, Progress, SizeError, secret_indices
 from .strategies import Strategy, choose, colors_mask, get_strategy, guess_pool
 from .tables import FeedbackTable, feedback_table
 
@@ -66,7 +66,7 @@ class Analysis:
         worst = secret_indices(self.size)[self.depths == self.depths.max()]
         return [Code.from_index(i, self.size) for i in worst]
 
-    def summary(self) -> dict:
+    def summary(self) -> JSON:
         """The JSON figures of the command line."""
         return {
             "pegs": self.size.pegs,
@@ -82,13 +82,13 @@ class Analysis:
             "seconds": round(self.seconds, 4),
         }
 
-    def export(self) -> dict:
+    def export(self) -> JSON:
         """The tree as nested JSON: ``{"guess", "children": {"b,w": ...}}``
         with ``{"secret": ...}`` at the leaves."""
         return export_node(self.root, self.size)
 
 
-def export_node(node: Node, size: GameSize) -> dict:
+def export_node(node: Node, size: GameSize) -> JSON:
     """One node of :meth:`Analysis.export`."""
     children = {}
     for reply, child in node.children.items():
@@ -110,7 +110,11 @@ def check_analysable(size: GameSize) -> None:
 
 
 def analyse(
-    strategy: Strategy | str, size: GameSize, seed: int = 0, progress=None, table: FeedbackTable | None = None
+    strategy: Strategy | str,
+    size: GameSize,
+    seed: int = 0,
+    progress: Progress | None = None,
+    table: FeedbackTable | None = None,
 ) -> Analysis:
     """Play ``strategy`` against every secret of ``size`` and build its tree.
 

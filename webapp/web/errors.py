@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from flask import jsonify, make_response, render_template, request
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 MESSAGES = {
     400: "That request could not be understood.",
@@ -47,9 +47,10 @@ def init_app(app) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
-        custom = exc.description != type(exc).description and exc.code != 429
-        message = exc.description if custom else MESSAGES.get(exc.code, exc.name)
-        response = error_response(exc.code or 500, message)
-        if exc.code == 405 and exc.valid_methods:
+        status = exc.code or 500
+        custom = exc.description != type(exc).description and status != 429
+        message = exc.description if custom and exc.description else MESSAGES.get(status, exc.name)
+        response = error_response(status, message)
+        if isinstance(exc, MethodNotAllowed) and exc.valid_methods:
             response.headers["Allow"] = ", ".join(exc.valid_methods)
         return response

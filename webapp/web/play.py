@@ -13,7 +13,7 @@ from ..engine import Code, MastermindError, candidates, get_strategy
 from ..engine.position import partition_bars
 from ..settings import BOARDS, BOARDS_BY_KEY, SettingsError, parse_settings
 from . import hints
-from .helpers import game_or_404, is_htmx, move_number, no_store, render, share_context, sweep_abandoned
+from .helpers import busy_response, game_or_404, is_htmx, move_number, no_store, render, share_context, sweep_abandoned
 from .limits import creating
 from .links import classroom_url, game_replay_url
 
@@ -47,16 +47,17 @@ def board_context(game: store.Game, **extra) -> dict:
     if game.over:
         challenge = store.challenge_of(game.id)
         if challenge is None:
-            link, label = game_replay_url(game, external=True), "Replay link"
+            link, label = game_replay_url(game, external=True) or "", "Replay link"
         else:  # friends play the same secret; the replay would show it
             link, label = url_for("challenges.challenge", challenge_id=challenge, _external=True), "Challenge link"
         context.update(share_context(game, link), share_label=label, replay_link=game_replay_url(game))
         context["classroom_link"] = classroom_url(game.size, "knuth", secret=game.secret)
     if not game.over and game.hint_move == game.next_move and "suggestion" not in extra:
         try:
-            context["suggestion"] = suggest(game, game.hint_strategy)
-            if "result" in context["suggestion"] and "draft" not in extra:
-                context["draft"] = str(context["suggestion"]["result"].guess)
+            hint = suggest(game, game.hint_strategy or "knuth")
+            context["suggestion"] = hint
+            if "result" in hint and "draft" not in extra:
+                context["draft"] = str(hint["result"].guess)
         except (MastermindError, jobs.Busy) as exc:
             context["suggestion_error"] = str(exc)
     context["watch_link"] = url_for("play.watch", token=store.watch_token(game.id), _external=True)
@@ -81,9 +82,11 @@ def suggest(game: store.Game, strategy_name: str) -> dict:
     if isinstance(found, jobs.Job):
         if not found.done:
             return {"job": found, "strategy": strategy}
-        found, ms = hints.suggestion_from(found.result, game.size, strategy), found.elapsed * 1000
-    store.save_hint(game.id, game.next_move, strategy.name, json.dumps({**hints.hint_result(found), "ms": ms}))
-    return {"result": found, "ms": ms, "bars": partition_bars(found.partition, game.size.pegs)}
+        result, ms = hints.suggestion_from(found.result, game.size, strategy), found.elapsed * 1000
+    else:
+        result = found
+    store.save_hint(game.id, game.next_move, strategy.name, json.dumps({**hints.hint_result(result), "ms": ms}))
+    return {"result": result, "ms": ms, "bars": partition_bars(result.partition, game.size.pegs)}
 
 
 def announcement(game: store.Game) -> str:
@@ -170,9 +173,7 @@ def suggestion(game_id):
     try:
         result = suggest(game, name)
     except jobs.Busy as exc:
-        response = current_app.make_response(show_board(game, 503, suggestion_error=str(exc), suggestion=None))
-        response.headers["Retry-After"] = str(exc.retry_after)
-        return response
+        return busy_response(exc, show_board(game, 503, suggestion_error=str(exc), suggestion=None)[0])
     except MastermindError as exc:
         return show_board(game, 400, suggestion_error=str(exc), suggestion=None)
     store.record_suggestion(game, name)

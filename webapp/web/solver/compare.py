@@ -55,13 +55,12 @@ def compute(params: dict, progress) -> dict:
     table = feedback_table(size, progress=lambda done, total: progress(0.05 * done / total))
     rows, skipped = [], []
     for i, strategy in enumerate(strategies):
+
+        def report(done: int, total: int, i: int = i) -> None:
+            progress(0.05 + 0.95 * (i + done / total) / n)
+
         try:
-            result = analyse(
-                strategy,
-                size,
-                table=table,
-                progress=lambda done, total, i=i: progress(0.05 + 0.95 * (i + done / total) / n),
-            )
+            result = analyse(strategy, size, table=table, progress=report)
         except MastermindError as exc:  # e.g. no strategy finds every secret within 5 guesses
             skipped.append({"strategy": strategy.name, "reason": str(exc)})
             continue

@@ -11,7 +11,8 @@ from flask import render_template, request
 from ...engine import PRESETS, Code, Feedback, GameSize, MastermindError, get_strategy
 from ...engine.codes import HistoryError
 from ...engine.lines import offered
-from ...engine.position import Branch, branches, describe
+from ...engine.position import Branch, Position, branches, describe
+from ...engine.strategies import Suggestion
 from ...settings import parse_size
 from .. import links
 from ..helpers import ViewError, budget, form_defaults, is_htmx, render, status_of
@@ -46,14 +47,23 @@ def parse_path(text: str, size: GameSize) -> list[Feedback]:
     return [Feedback.parse(item, size) for item in items]
 
 
+def chosen(position: Position) -> Suggestion:
+    """The guess made at a node; a node is never a solved position (a leaf
+    cannot be opened)."""
+    if position.suggestion is None:
+        raise ViewError("That branch is solved: there is nothing more to open.")
+    return position.suggestion
+
+
 def open_nodes(strategy, size: GameSize, path: list[Feedback], first: int = 0) -> list[TreeNode]:
     """The nodes along ``path`` from depth ``first``: each one's guess and branches."""
-    history, nodes = [], []
+    history: list[tuple[Code, Feedback]] = []
+    nodes: list[TreeNode] = []
     max_pairs = budget()
     for depth in range(len(path) + 1):
         if depth >= first:
             position = describe(strategy, size, history, max_pairs=max_pairs, top=0)
-            s = position.suggestion
+            s = chosen(position)
             nodes.append(
                 TreeNode(
                     list(history),
@@ -68,7 +78,7 @@ def open_nodes(strategy, size: GameSize, path: list[Feedback], first: int = 0) -
         reply = path[depth]
         guess = nodes[-1].guess if depth >= first else None
         if guess is None:  # a node above the first shown: only its guess is needed
-            guess = describe(strategy, size, history, max_pairs=max_pairs, top=0).suggestion.guess
+            guess = chosen(describe(strategy, size, history, max_pairs=max_pairs, top=0)).guess
         if depth >= first:
             known = {b.reply: b for b in nodes[-1].branches}
             if reply not in known:
