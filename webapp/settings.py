@@ -73,15 +73,26 @@ def _whole(name: str, value, typed: bool) -> int:
     return number
 
 
-def _flag(value, typed: bool) -> bool:
+FLAGS = {  # what each yes-or-no setting asks
+    "distinct": "whether the secret uses different colours",
+    "hard": "whether to play in hard mode",
+}
+
+
+def _flag(name: str, value, typed: bool) -> bool:
     if typed:
         if not isinstance(value, bool):
-            raise SettingsError('"distinct" must be true or false.')
+            raise SettingsError(f'"{name}" must be true or false.')
         return value
     text = str(value).strip().lower()
     if text not in YES | NO:
-        raise SettingsError("Say whether the secret uses different colours with on or off.")
+        raise SettingsError(f"Say {FLAGS[name]} with on or off.")
     return text in YES
+
+
+def parse_hard(data, typed: bool = False) -> bool:
+    """Hard mode (every guess must fit every reply so far), off when missing."""
+    return _flag("hard", data.get("hard", False), typed) if "hard" in data else False
 
 
 def parse_size(data, typed: bool = False) -> GameSize:
@@ -91,7 +102,9 @@ def parse_size(data, typed: bool = False) -> GameSize:
         raise SettingsError('The settings must be an object such as {"pegs": 4, "colors": 6}.')
     pegs = _whole("pegs", data.get("pegs", DEFAULTS["pegs"]), typed)
     colors = _whole("colors", data.get("colors", DEFAULTS["colors"]), typed)
-    distinct = _flag(data.get("distinct", DEFAULTS["distinct"]), typed) if (typed or "distinct" in data) else False
+    distinct = (
+        _flag("distinct", data.get("distinct", DEFAULTS["distinct"]), typed) if (typed or "distinct" in data) else False
+    )
     return GameSize(pegs, colors, distinct)
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from flask import current_app, g
 
-from .engine import Code, Feedback, GameSize, feedback, secret_indices
+from .engine import Code, Feedback, GameSize, contradiction, feedback, secret_indices
 
 # The schema, as numbered steps: a database made by an earlier version of the
 # app is brought up to date by the steps it has not had (its version is kept
@@ -132,6 +132,7 @@ ALTER TABLE challenge_games ADD COLUMN counted INTEGER NOT NULL DEFAULT 1;
 CREATE INDEX IF NOT EXISTS challenge_games_by_player ON challenge_games (challenge_id, player);
 """,
     ),
+    (4, "ALTER TABLE games ADD COLUMN hard INTEGER NOT NULL DEFAULT 0;"),
 )
 
 PLAYING, WON, LOST = "playing", "won", "lost"
@@ -147,6 +148,15 @@ class GameOver(ValueError):
 
 class StaleMove(ValueError):
     """The move number posted is not the next one: a repeated or late post."""
+
+
+class Inconsistent(ValueError):
+    """Hard mode: the guess could not be the secret. ``earlier`` got ``reply``,
+    and would have got ``would`` if the guess were the secret."""
+
+    def __init__(self, guess: Code, earlier: Code, reply: Feedback, would: Feedback):
+        super().__init__(f"{guess} contradicts {earlier} {reply}")
+        self.guess, self.earlier, self.reply, self.would = guess, earlier, reply, would
 
 
 @dataclass
@@ -169,6 +179,8 @@ class Game:
     hint_move: int | None = None
     hint_strategy: str | None = None
     moves: list[Move] = field(default_factory=list)
+    # Hard mode: every guess must fit every reply so far.
+    hard: bool = False
 
     @property
     def over(self) -> bool:
@@ -456,19 +468,21 @@ def random_secret(size: GameSize) -> Code:
     return Code.from_index(int(choices[secrets.randbelow(len(choices))]), size)
 
 
-def create_game(size: GameSize, max_guesses: int, secret: Code | None = None) -> Game:
-    """Store a new game (and its watch link) and return it."""
+def create_game(size: GameSize, max_guesses: int, secret: Code | None = None, hard: bool = False) -> Game:
+    """Store a new game (and its watch link) and return it; ``hard``: every
+    guess must fit every reply so far."""
     with transaction() as db:
-        game_id = insert_game(db, size, max_guesses, secret or random_secret(size))
+        game_id = insert_game(db, size, max_guesses, secret or random_secret(size), hard)
     return load_game(game_id)
 
 
-def insert_game(db, size: GameSize, max_guesses: int, secret: Code) -> str:
+def insert_game(db, size: GameSize, max_guesses: int, secret: Code, hard: bool = False) -> str:
     """Write a new game and its watch link inside the caller's transaction."""
     game_id = new_game_id()
     db.execute(
-        "INSERT INTO games (id, pegs, colors, distinct_, max_guesses, secret, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (game_id, size.pegs, size.colors, int(size.distinct), max_guesses, str(secret), time.time()),
+        "INSERT INTO games (id, pegs, colors, distinct_, max_guesses, secret, created_at, hard)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (game_id, size.pegs, size.colors, int(size.distinct), max_guesses, str(secret), time.time(), int(hard)),
     )
     db.execute("INSERT INTO watch_links (token, game_id) VALUES (?, ?)", (new_game_id(), game_id))
     return game_id
@@ -494,6 +508,7 @@ def load_game(game_id: str, db=None, lock: bool = False) -> Game:
         row["suggestions"],
         row["hint_move"],
         row["hint_strategy"],
+        hard=bool(row["hard"]),
     )
     for move in db.execute("SELECT guess, black, white FROM guesses WHERE game_id = ? ORDER BY move", (game.id,)):
         game.moves.append(Move(Code.parse(move["guess"], size), Feedback(move["black"], move["white"])))
@@ -511,6 +526,10 @@ def add_guess(game_id: str, guess: Code, move: int | None = None) -> Game:
             if move < game.next_move:
                 raise StaleMove(f"Guess {move} was already recorded; the board shows it now.")
             raise StaleMove(f"This game is at guess {game.next_move}, not {move}: reload the board.")
+        if game.hard:  # checked against the moves stored, under the game's lock
+            found = contradiction(game.history(), guess)
+            if found is not None:
+                raise Inconsistent(guess, *found)
         reply = feedback(guess, game.secret)
         db.execute(
             "INSERT INTO guesses (game_id, move, guess, black, white, at) VALUES (?, ?, ?, ?, ?, ?)",

@@ -11,6 +11,7 @@ from .codes import (
     GameSize,
     MastermindError,
     SizeError,
+    contradiction,
     feedback,
     secret_indices,
 )
@@ -36,6 +37,7 @@ __all__ = [
     "best_guess",
     "candidates",
     "consistent",
+    "contradiction",
     "feedback",
     "feedback_table",
     "get_strategy",

@@ -262,6 +262,25 @@ def secret_indices(size: GameSize) -> np.ndarray:
     return _secret_indices(size)
 
 
+def contradiction(history: History, guess: Code) -> tuple[Code, Feedback, Feedback] | None:
+    """The first move of ``history`` that ``guess`` could not be the secret
+    of: that move's guess, the reply it got, and the reply it would have got
+    from ``guess``; None when ``guess`` fits every reply (hard mode's rule).
+
+    >>> size = GameSize()
+    >>> history = [(Code.parse("1122", size), Feedback(1, 0))]
+    >>> [str(x) for x in contradiction(history, Code.parse("3345", size))]
+    ['1122', '1,0', '0,0']
+    >>> contradiction(history, Code.parse("1344", size)) is None
+    True
+    """
+    for earlier, reply in history:
+        would = feedback(earlier, guess)
+        if would != reply:
+            return earlier, reply, would
+    return None
+
+
 def parse_history(items: str | Sequence[str], size: GameSize) -> list[tuple[Code, Feedback]]:
     """``GUESS:BLACK,WHITE`` items (a list, or one string separated by
     spaces) as ``(Code, Feedback)`` pairs.

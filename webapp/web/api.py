@@ -6,9 +6,9 @@ from flask import Blueprint
 
 from .. import store
 from ..engine import Code, MastermindError
-from ..settings import parse_settings
+from ..settings import parse_hard, parse_settings
 from .errors import error_response
-from .helpers import game_json, game_or_404, json_body, move_number, no_store, sweep_abandoned
+from .helpers import game_json, game_or_404, inconsistent_sentence, json_body, move_number, no_store, sweep_abandoned
 from .limits import creating
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -20,9 +20,10 @@ def create():
     body = json_body(default={})
     try:
         size, limit = parse_settings(body, typed=True)
+        hard = parse_hard(body, typed=True)
     except MastermindError as exc:
         return error_response(400, str(exc))
-    game = store.create_game(size, limit)
+    game = store.create_game(size, limit, hard=hard)
     sweep_abandoned()
     return game_json(game), 201
 
@@ -44,6 +45,8 @@ def guess(game_id):
         game = store.add_guess(game.id, code, move)
     except (store.GameOver, store.StaleMove) as exc:
         return error_response(409, str(exc))
+    except store.Inconsistent as exc:  # hard mode: nothing is stored
+        return error_response(422, inconsistent_sentence(exc))
     except MastermindError as exc:
         return error_response(400, str(exc))
     return game_json(game)

@@ -48,6 +48,12 @@ DISTINCT = {
     "default": DEFAULTS["distinct"],
     "description": "Whether the secret uses different colours (no colour twice).",
 }
+HARD = {
+    "type": "boolean",
+    "default": False,
+    "description": "Hard mode: every guess must fit every reply so far (a guess that could not be "
+    "the secret is refused with 422).",
+}
 KEY_PEGS = whole(0, MAX_PEGS, "Key pegs of this colour.")
 URL = {"type": "string", "format": "uri-reference"}
 CODE_TEXT = {
@@ -70,6 +76,7 @@ GAME_FIELDS = {
     "colors": COLORS,
     "max_guesses": MAX_GUESSES_FIELD,
     "distinct": DISTINCT,
+    "hard": HARD,
     "status": {
         "type": "string",
         "enum": ["playing", "won", "lost"],
@@ -81,7 +88,7 @@ GAME_FIELDS = {
     "secret": {**schema("Code"), "description": "The secret: only once the game is over."},
     "replay_url": {**URL, "description": "The replay of the finished game: only once it is over."},
 }
-GAME_REQUIRED = ["id", "pegs", "colors", "max_guesses", "distinct", "status", "guesses", "url", "watch_url"]
+GAME_REQUIRED = ["id", "pegs", "colors", "max_guesses", "distinct", "hard", "status", "guesses", "url", "watch_url"]
 # The secret and the replay appear exactly when the game is over.
 ONLY_WHEN_OVER = {
     "if": {"properties": {"status": {"const": "playing"}}},
@@ -371,7 +378,13 @@ SCHEMAS = {
     "GameSettings": {
         "type": "object",
         "description": "A new game's size and guess limit: missing fields take the classic game's.",
-        "properties": {"pegs": PEGS, "colors": COLORS, "max_guesses": MAX_GUESSES_FIELD, "distinct": DISTINCT},
+        "properties": {
+            "pegs": PEGS,
+            "colors": COLORS,
+            "max_guesses": MAX_GUESSES_FIELD,
+            "distinct": DISTINCT,
+            "hard": HARD,
+        },
     },
     "Guess": {
         "type": "object",
@@ -635,7 +648,18 @@ PATHS = {
             "summary": "Play a guess",
             "requestBody": body("Guess"),
             "responses": answers(
-                {"200": ok("The game after the guess.", "Game", links=GAME_LINKS)}, "400", "404", "409", "413", "503"
+                {
+                    "200": ok("The game after the guess.", "Game", links=GAME_LINKS),
+                    "422": error(
+                        "Hard mode: the guess could not be the secret; the sentence names the earlier "
+                        "guess and reply it contradicts. Nothing is stored."
+                    ),
+                },
+                "400",
+                "404",
+                "409",
+                "413",
+                "503",
             ),
         },
     },

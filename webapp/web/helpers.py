@@ -98,6 +98,7 @@ def game_json(game: store.Game) -> dict:
         "colors": game.size.colors,
         "max_guesses": game.max_guesses,
         "distinct": game.size.distinct,
+        "hard": game.hard,
         "status": game.status,
         "guesses": [{"guess": str(m.guess), "black": m.reply.black, "white": m.reply.white} for m in game.moves],
         "url": url_for("play.board", game_id=game.id),
@@ -107,6 +108,14 @@ def game_json(game: store.Game) -> dict:
         data["secret"] = str(game.secret)
         data["replay_url"] = game_replay_url(game)
     return data
+
+
+def inconsistent_sentence(exc: store.Inconsistent) -> str:
+    """Why hard mode refuses a guess, in words."""
+    return (
+        f"{exc.guess} cannot be the secret: {exc.earlier} got {exc.reply.describe()}, "
+        f"and {exc.guess} would get {exc.would.describe()}."
+    )
 
 
 class ViewError(MastermindError):
@@ -145,20 +154,20 @@ def key_line(reply: Feedback, pegs: int) -> str:
     )
 
 
-def share_text(size: GameSize, replies, won: bool, limit: int, link: str) -> str:
+def share_text(size: GameSize, replies, won: bool, limit: int, link: str, hard: bool = False) -> str:
     """The result to paste in a chat: no secret, one emoji line per guess."""
     score = f"{len(replies)}/{limit}" if won else f"X/{limit}"
-    lines = [f"Mastermind {size.label()} {score}"]
+    lines = [f"Mastermind {size.label()} {score}" + (" (hard mode)" if hard else "")]
     lines += [key_line(r, size.pegs) for r in replies]
     lines.append(link)
     return "\n".join(lines)
 
 
-def share_description(size: GameSize, replies, won: bool, limit: int) -> str:
+def share_description(size: GameSize, replies, won: bool, limit: int, hard: bool = False) -> str:
     """The same result in words, for screen readers."""
     outcome = f"solved in {len(replies)} of {limit} guesses" if won else f"not solved in {limit} guesses"
     steps = "; ".join(f"guess {i}: {r.describe()}" for i, r in enumerate(replies, start=1))
-    return f"Mastermind {size.label()}, {outcome}. {steps}."
+    return f"Mastermind {size.label()}{' in hard mode' if hard else ''}, {outcome}. {steps}."
 
 
 def share_context(game: store.Game, link: str) -> dict:
@@ -167,8 +176,8 @@ def share_context(game: store.Game, link: str) -> dict:
     won = game.status == store.WON
     return {
         "share_link": link,
-        "share_text": share_text(game.size, replies, won, game.max_guesses, link),
-        "share_description": share_description(game.size, replies, won, game.max_guesses),
+        "share_text": share_text(game.size, replies, won, game.max_guesses, link, game.hard),
+        "share_description": share_description(game.size, replies, won, game.max_guesses, game.hard),
     }
 
 

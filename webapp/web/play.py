@@ -11,9 +11,19 @@ from .. import jobs, store
 from ..engine import PRESETS as STRATEGIES
 from ..engine import Code, MastermindError, candidates, get_strategy
 from ..engine.position import partition_bars
-from ..settings import BOARDS, BOARDS_BY_KEY, SettingsError, parse_settings
+from ..settings import BOARDS, BOARDS_BY_KEY, SettingsError, parse_hard, parse_settings
 from . import hints
-from .helpers import busy_response, game_or_404, is_htmx, move_number, no_store, render, share_context, sweep_abandoned
+from .helpers import (
+    busy_response,
+    game_or_404,
+    inconsistent_sentence,
+    is_htmx,
+    move_number,
+    no_store,
+    render,
+    share_context,
+    sweep_abandoned,
+)
 from .limits import creating
 from .links import classroom_url, game_replay_url
 
@@ -123,9 +133,10 @@ def new_game():
             size, limit = preset.size, preset.max_guesses
         else:
             size, limit = parse_settings(form, typed=False)
+        hard = parse_hard(form)
     except MastermindError as exc:
         return render_template("index.html", presets=BOARDS, error=str(exc), form=form), 400
-    game = store.create_game(size, limit)
+    game = store.create_game(size, limit, hard=hard)
     sweep_abandoned()
     return redirect(url_for("play.board", game_id=game.id), 303)
 
@@ -147,6 +158,8 @@ def guess(game_id):
         return board_instead(game, 409, error=str(exc))
     except store.StaleMove as exc:
         return board_instead(store.load_game(game.id), 409, error=str(exc))
+    except store.Inconsistent as exc:  # hard mode: nothing is stored
+        return board_instead(game, 422, error=inconsistent_sentence(exc), draft=text[:64])
     except MastermindError as exc:
         return board_instead(game, 400, error=str(exc), draft=text[:64])
     if is_htmx():  # the new row, and only what else changed
