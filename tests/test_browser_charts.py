@@ -1,13 +1,17 @@
 """Charts stay legible: on every chart the app draws (the classroom's
-partition chart, the comparison's histograms, a challenge's histogram), no
+partition chart, the comparison's histograms, a challenge's histogram, a
+review's E-and-V chart), no
 two text labels overlap, at a phone's width, a desktop's and a projector's,
 in the classroom's presenter mode too. Measured in Chromium, label box by
 label box."""
 
 import pytest
 
+from webapp import store
+from webapp.engine import Code, GameSize
+
 # Every <text> of every chart on the page, as boxes on the screen.
-LABEL_BOXES = """() => [...document.querySelectorAll('svg.partition, svg.histogram')].map(svg =>
+LABEL_BOXES = """() => [...document.querySelectorAll('svg.partition, svg.histogram, svg.review-chart')].map(svg =>
   [...svg.querySelectorAll('text')].filter(t => t.textContent.trim()).map(t => {
     const r = t.getBoundingClientRect();
     return {text: t.textContent.trim(), left: r.left, right: r.right, top: r.top, bottom: r.bottom};
@@ -55,3 +59,18 @@ def test_histogram_labels_never_collide(page, live_server, client, width):
         for guess in guesses:
             client.post(f"/api/games/{game['id']}/guesses", json={"guess": guess})
     assert check_page(page, live_server.url + challenge["results_page"], width) > 5
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_review_chart_labels_never_collide(page, live_server, app, client, width):
+    """A short game and one that uses every guess (3 pegs, 4 colours: reviewed at once)."""
+    size = GameSize(3, 4)
+    for guesses in (["112", "234"], ["111", "222", "333", "444", "112", "113", "114", "221", "223", "224"]):
+        with app.app_context():
+            game = store.create_game(size, 10, Code.parse("234", size))
+        for move, guess in enumerate(guesses, start=1):
+            assert client.post(f"/api/games/{game.id}/guesses", json={"guess": guess, "move": move}).status_code == 200
+        state = client.get(f"/api/games/{game.id}").get_json()
+        assert state["status"] != "playing"
+        steps = len(guesses)
+        assert check_page(page, live_server.url + state["replay_url"] + f"&step={steps}", width) > steps

@@ -2,6 +2,7 @@
 empty database, a challenge played from a second browser, and the computer
 breaking a code the player answers for."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -52,6 +53,15 @@ def test_replay_on_an_empty_server(page, live_server, app, empty_server, browser
     played = [g for g in ["1122", "3456"] if g != secret] + [secret]
     assert lines[0] == f"Mastermind 4×6 {len(played)}/10" and secret not in share
     shot(page, "board-share.png")
+    review = page.locator("section#review")
+    expect(review).to_have_attribute("data-skill", re.compile(r"^\d+$"), timeout=60_000)
+    skill = review.get_attribute("data-skill")
+    expect(review.locator("tbody tr")).to_have_count(len(played))
+    shot(page, "board-review.png")
+    page.set_viewport_size({"width": 390, "height": 844})
+    review.scroll_into_view_if_needed()
+    shot(page, "board-review-phone.png")
+    page.set_viewport_size({"width": 1280, "height": 720})
     link = page.get_by_role("link", name="Replay link").get_attribute("href")
     path = link.split(live_server.url, 1)[1]
     context = browser.new_context()
@@ -73,6 +83,9 @@ def test_replay_on_an_empty_server(page, live_server, app, empty_server, browser
         assert shown == (str(reply.black), str(reply.white))
     expect(fresh.locator("#versus .secret-text")).to_have_text(secret)
     expect(fresh.locator("#versus")).to_contain_text("Knuth")
+    # The same review, worked out from the link alone on the other server.
+    expect(fresh.locator("section#review")).to_have_attribute("data-skill", skill, timeout=60_000)
+    shot(fresh, "replay-review.png")
     fresh.keyboard.press("Home")
     expect(rows).to_have_count(0)
     shot(fresh, "replay.png")

@@ -143,5 +143,10 @@ if __name__ == "__main__":  # print the list, to regenerate tests/data/url_map.t
     app = create_app(
         {"DATABASE": os.path.join(tempfile.mkdtemp(), "x.sqlite3"), "WARM_UP": False, "JOBS_CONSUMER": "none"}
     )
-    print("\n".join(line for line in URL_MAP.read_text().splitlines() if line.startswith("#")))
+    # The header is written here, not read back: the shell empties the file before this runs.
+    print(
+        "# Every URL rule of the app: path, methods, endpoint. tests/test_layout.py checks the\n"
+        "# app against this list; regenerate it only for a deliberate change of URLs:\n"
+        "#   python -m tests.test_layout > tests/data/url_map.txt"
+    )
     print("\n".join(url_rules(app)))

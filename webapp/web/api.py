@@ -4,11 +4,21 @@ from __future__ import annotations
 
 from flask import Blueprint
 
-from .. import store
+from .. import jobs, store
 from ..engine import Code, MastermindError
 from ..settings import parse_hard, parse_settings
+from . import review as reviews
 from .errors import error_response
-from .helpers import game_json, game_or_404, inconsistent_sentence, json_body, move_number, no_store, sweep_abandoned
+from .helpers import (
+    busy_response,
+    game_json,
+    game_or_404,
+    inconsistent_sentence,
+    json_body,
+    move_number,
+    no_store,
+    sweep_abandoned,
+)
 from .limits import creating
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -50,6 +60,24 @@ def guess(game_id):
     except MastermindError as exc:
         return error_response(400, str(exc))
     return game_json(game)
+
+
+@bp.get("/games/<game_id>/review")
+def review(game_id):
+    """How good each guess was against optimal play; 409 while the game is on
+    (the review would give the secret away), 202 while it is worked out."""
+    game = game_or_404(game_id)
+    if not game.over:
+        return error_response(409, "The review is ready once the game is over: it would give the secret away.")
+    try:
+        job = jobs.get("review", reviews.review_params(game.size, game.secret, [m.guess for m in game.moves]))
+    except jobs.Busy as exc:
+        return busy_response(exc)
+    if job.done:
+        return {"id": game.id, **job.result}
+    if job.failed:
+        return error_response(422, job.error)
+    return job.json(), 202
 
 
 bp.after_request(no_store)

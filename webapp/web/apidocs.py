@@ -16,6 +16,7 @@ from flask import Blueprint, jsonify, render_template
 from ..engine import PRESETS
 from ..engine.codes import MAX_COLORS, MAX_GUESSES, MAX_PEGS, MIN_COLORS, MIN_GUESSES, MIN_PEGS
 from ..engine.lines import ADVERSARIES, BEST_CANDIDATE, GREEDY
+from ..engine.review import RATINGS
 from ..settings import DEFAULTS, MAX_NAME, NO, YES
 
 bp = Blueprint("apidocs", __name__)
@@ -211,6 +212,102 @@ SCHEMAS = {
         "required": ["id", "url", "results_page", "results_url"],
         "additionalProperties": False,
     },
+    "Review": {
+        "type": "object",
+        "description": "Each guess of a finished game against optimal play. E (expected) is the "
+        "number of guesses to expect from that move on, the guess included, if every later guess is "
+        "optimal and every code still possible equally likely; V (best_expected) the least E any code "
+        "gives there.",
+        "properties": {
+            "id": {"type": "string"},
+            "exact": {"type": "boolean", "description": "Whether every figure is exact (else some are estimates)."},
+            "method": {
+                "type": ["string", "null"],
+                "description": "How the estimated moves were estimated (null when exact).",
+            },
+            "skill": whole(0, 100, "100 less a hundred times the guesses lost per move on average."),
+            "luck": {
+                "type": ["integer", "null"],
+                "minimum": 0,
+                "maximum": 100,
+                "description": "The average luck of the replies (null when no reply could have differed).",
+            },
+            "guesses": {"type": "integer", "minimum": 1},
+            "won": {"type": "boolean"},
+            "expected_guesses": {
+                "type": "number",
+                "description": "Optimal play's expectation plus everything the player's guesses lost.",
+            },
+            "optimal_expected_guesses": {"type": "number", "description": "V before the first guess."},
+            "knuth": {
+                "type": ["array", "null"],
+                "items": schema("Code"),
+                "description": "Knuth's algorithm's guesses on the same secret (null when too slow here).",
+            },
+            "moves": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "move": {"type": "integer", "minimum": 1},
+                        "guess": schema("Code"),
+                        "black": KEY_PEGS,
+                        "white": KEY_PEGS,
+                        "candidates": {"type": "integer", "minimum": 1, "description": "Codes possible before it."},
+                        "expected": {"type": "number", "description": "E of the guess."},
+                        "best_expected": {"type": "number", "description": "V of the position."},
+                        "best_guess": {
+                            **schema("Code"),
+                            "description": "A guess with E = V (one that could be the secret when there is one).",
+                        },
+                        "rating": {
+                            "type": "string",
+                            "enum": [word for word, _ in RATINGS],
+                            "description": "By the guesses lost, E - V: "
+                            + ", ".join(f"{w} up to {m}" for w, m in RATINGS[:-1])
+                            + ", blunder beyond.",
+                        },
+                        "luck": {
+                            "type": ["integer", "null"],
+                            "minimum": 0,
+                            "maximum": 100,
+                            "description": "Where the reply fell among those the guess could get, by the "
+                            "codes each leaves, weighted by their chances (100: none leaves fewer).",
+                        },
+                        "exact": {"type": "boolean"},
+                    },
+                    "required": [
+                        "move",
+                        "guess",
+                        "black",
+                        "white",
+                        "candidates",
+                        "expected",
+                        "best_expected",
+                        "best_guess",
+                        "rating",
+                        "luck",
+                        "exact",
+                    ],
+                    "additionalProperties": False,
+                },
+            },
+        },
+        "required": [
+            "id",
+            "exact",
+            "method",
+            "skill",
+            "luck",
+            "guesses",
+            "won",
+            "expected_guesses",
+            "optimal_expected_guesses",
+            "knuth",
+            "moves",
+        ],
+        "additionalProperties": False,
+    },
     "ChallengeResults": {
         "type": "object",
         "description": "How each player of a challenge did.",
@@ -233,8 +330,15 @@ SCHEMAS = {
                             "format": "uri-reference",
                             "description": "Once the player's game is over.",
                         },
+                        "skill": {
+                            "type": ["integer", "null"],
+                            "minimum": 0,
+                            "maximum": 100,
+                            "description": "The review's skill score of a finished game (null while it "
+                            "is worked out, or while the game is played).",
+                        },
                     },
-                    "required": ["name", "status", "guesses", "replay_url"],
+                    "required": ["name", "status", "guesses", "replay_url", "skill"],
                     "additionalProperties": False,
                 },
             },
@@ -638,6 +742,27 @@ PATHS = {
             "tags": ["games"],
             "summary": "A game's state",
             "responses": answers({"200": ok("The game.", "Game", NO_STORE)}, "404", "503"),
+        },
+    },
+    "/api/games/{game_id}/review": {
+        "parameters": [ref("parameters", "game_id")],
+        "get": {
+            "operationId": "getReview",
+            "tags": ["games"],
+            "summary": "How good each guess was",
+            "description": "The review of a finished game: every guess against optimal play, the luck of "
+            "each reply, the game's skill and luck. Worked out in the background when it takes a while "
+            "(202 with the progress; ask again), then kept.",
+            "responses": answers(
+                {
+                    "200": ok("The review.", "Review", NO_STORE),
+                    "409": error("The game is still being played: the review would give the secret away."),
+                },
+                "202",
+                "404",
+                "422",
+                "503",
+            ),
         },
     },
     "/api/games/{game_id}/guesses": {

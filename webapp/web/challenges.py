@@ -15,6 +15,7 @@ from .. import store
 from ..engine import Code, MastermindError, get_strategy
 from ..engine.lines import play_against
 from ..settings import BOARDS, MAX_NAME, SettingsError, parse_settings
+from . import review as reviews
 from .errors import error_response
 from .helpers import (
     budget,
@@ -106,6 +107,7 @@ def results(challenge: store.Challenge) -> dict:
                 "replay_url": replay_url(challenge.size, challenge.secret, p.guesses, challenge.max_guesses)
                 if over and p.guesses
                 else None,
+                "skill": reviews.skill(challenge.size, challenge.secret, p.guesses) if over and p.guesses else None,
             }
         )
     counts = Counter(r["guesses"] if r["status"] == store.WON else "X" for r in rows if r["status"] != store.PLAYING)

@@ -13,6 +13,7 @@ from ..engine import Code, MastermindError, candidates, get_strategy
 from ..engine.position import partition_bars
 from ..settings import BOARDS, BOARDS_BY_KEY, SettingsError, parse_hard, parse_settings
 from . import hints
+from . import review as reviews
 from .helpers import (
     busy_response,
     game_or_404,
@@ -62,6 +63,8 @@ def board_context(game: store.Game, **extra) -> dict:
             link, label = url_for("challenges.challenge", challenge_id=challenge, _external=True), "Challenge link"
         context.update(share_context(game, link), share_label=label, replay_link=game_replay_url(game))
         context["classroom_link"] = classroom_url(game.size, "knuth", secret=game.secret)
+        part = reviews.section(game.size, game.secret, [m.guess for m in game.moves], game.max_guesses)
+        context.update(reviews.template_context(part), refresh_url=url_for("play.board", game_id=game.id))
     if not game.over and game.hint_move == game.next_move and "suggestion" not in extra:
         try:
             hint = suggest(game, game.hint_strategy or "knuth")

@@ -30,6 +30,7 @@ from ..engine.codes import MAX_GUESSES, reveal
 from ..engine.lines import play_against
 from ..engine.strategies import TooSlow
 from ..settings import small_number
+from . import review as reviews
 from .helpers import budget, render, share_description
 from .links import DEFAULT_LIMIT, classroom_url, replay_url, size_from_slug
 
@@ -159,4 +160,26 @@ def replay(size, code):
         "classroom_url": classroom_url(size, KNUTH, secret=secret),
         "description": share_description(size, [r for _, r in history], state["won"], state["limit"]),
     }
+    if step == len(history):
+        part = reviews.section(size, secret, [g for g, _ in history], state["limit"])
+        context.update(reviews.template_context(part), refresh_url=link(step))
     return render("replay.html", "_replay.html", **context)
+
+
+@bp.get("/replay/<size>/<code>/review")
+def review(size, code):
+    """The review of the game a replay link describes: the fragment boards
+    and replays poll while the job works (guesses in ``g``, the winning one
+    included or not)."""
+    try:
+        state = parse_replay(size, code, request.args)
+    except MastermindError as exc:
+        return render_template("error.html", status=400, message=str(exc)), 400
+    part = reviews.section(state["size"], state["secret"], [g for g, _ in state["history"]], state["limit"])
+    refresh = request.args.get("from", "")
+    context = reviews.template_context(part)
+    return render_template(
+        "_review.html",
+        refresh_url=refresh if refresh.startswith("/") and not refresh.startswith("//") else None,
+        **context,
+    )

@@ -1,0 +1,188 @@
+"""A finished game's review as pages and the API show it.
+
+A review is named by the game alone (size, secret, guesses), so a board, its
+replay link on any server and a challenge's results share one computation:
+the background job ``review``, or the request itself when every move is
+quick or already known. Each move is kept by its position (the job
+``review-move``), so a popular first guess is worked out once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import url_for
+
+from .. import jobs
+from ..engine import Code, Feedback, GameSize, get_strategy
+from ..engine.codes import conceal, feedback
+from ..engine.lines import LineError, play_against
+from ..engine.review import ESTIMATE_METHOD, RATINGS, position_params, positions, quick, review_game
+from ..engine.strategies import Budget, TooSlow
+from .links import DEFAULT_LIMIT, classroom_url, size_slug
+
+# Knuth's game on the same secret gets this much work in a review job
+# (about a second and a half); beyond it the review leaves it out.
+KNUTH_PAIRS = 1_500_000_000
+
+
+def review_params(size: GameSize, secret: Code, guesses: list[Code]) -> dict:
+    return {
+        "pegs": size.pegs,
+        "colors": size.colors,
+        "distinct": size.distinct,
+        "secret": str(secret),
+        "guesses": [str(g) for g in guesses],
+    }
+
+
+def _game(params: dict) -> tuple[GameSize, Code, list]:
+    size = GameSize(params["pegs"], params["colors"], params["distinct"])
+    secret = Code.parse(params["secret"], size)
+    history = [(g, feedback(g, secret)) for g in (Code.parse(t, size) for t in params["guesses"])]
+    return size, secret, history
+
+
+def compute_review(params: dict, progress) -> dict:
+    from ..engine.review import Review
+
+    size, secret, history = _game(params)
+    moves = review_game(
+        size,
+        history,
+        memo=lambda move, compute: jobs.remembered("review-move", move, compute),
+        progress=lambda fraction: progress(0.9 * fraction),
+    )
+    try:
+        knuth = [g for g, _ in play_against(get_strategy("knuth"), size, secret, Budget(KNUTH_PAIRS))]
+    except (TooSlow, LineError):
+        knuth = None
+    won = bool(history) and history[-1][0] == secret
+    return Review(size, moves, knuth, won).json()
+
+
+def is_quick(params: dict) -> bool:
+    size, _, history = _game(params)
+    return all(
+        quick(size, n) or jobs.is_stored("review-move", position_params(size, before, guess))
+        for before, guess, _, n in positions(size, history)
+    )
+
+
+jobs.register(jobs.Kind("review", compute_review, is_quick))
+
+
+@dataclass
+class Section:
+    """What the review part of a page shows: the review, or the job still at it."""
+
+    review: dict | None
+    job: jobs.Job | None
+    error: str | None
+    poll_url: str
+    size: GameSize
+    secret: Code
+
+
+def review_url(size: GameSize, secret: Code, guesses: list[Code], limit: int) -> str:
+    """The fragment that shows (or polls for) a finished game's review: the
+    replay link's address and arguments, under ``/review``."""
+    shown = guesses[:-1] if guesses and guesses[-1] == secret else guesses
+    args: dict = {"g": ".".join(str(g) for g in shown)}
+    if limit != DEFAULT_LIMIT:
+        args["l"] = limit
+    return url_for("share.review", size=size_slug(size), code=conceal(secret, size), **args)
+
+
+def section(size: GameSize, secret: Code, guesses: list[Code], limit: int) -> Section:
+    """The review of a finished game for a page. Never raises: a full queue
+    or a failure becomes a sentence."""
+    url = review_url(size, secret, guesses, limit)
+    try:
+        job = jobs.get("review", review_params(size, secret, guesses))
+    except jobs.Busy as exc:
+        return Section(None, None, str(exc), url, size, secret)
+    if job.failed:
+        return Section(None, None, f"The review could not be worked out: {job.error}", url, size, secret)
+    return Section(job.result if job.done else None, None if job.done else job, None, url, size, secret)
+
+
+def classroom_links(size: GameSize, review: dict) -> list[str]:
+    """The classroom at each reviewed move's position (optimal play's view)."""
+    strategy = "optimal" if get_strategy("optimal").available(size) else "knuth"
+    history: list[tuple[Code, Feedback]] = []
+    out: list[str] = []
+    for move in review["moves"]:
+        out.append(classroom_url(size, strategy, history))
+        guess = Code.parse(move["guess"], size)
+        history.append((guess, Feedback(move["black"], move["white"])))
+    return out
+
+
+# The chart: E and V move by move.
+CHART_HEIGHT, CHART_LEFT, CHART_BOTTOM, CHART_TOP = 220, 44, 36, 16
+# Room per move (the chart is as wide as its moves need, within bounds).
+CHART_STEP, CHART_MIN_WIDTH, CHART_MAX_WIDTH = 56, 220, 560
+
+
+def chart(review: dict) -> dict:
+    """Points of the E-and-V chart (an SVG the template draws)."""
+    moves = review["moves"]
+    width = max(CHART_MIN_WIDTH, min(CHART_MAX_WIDTH, CHART_LEFT + 16 + CHART_STEP * len(moves)))
+    top = max([m["expected"] for m in moves] + [1.0])
+    top = float(int(top) + 1)
+    inner_w = width - CHART_LEFT - 16
+    inner_h = CHART_HEIGHT - CHART_BOTTOM - CHART_TOP
+    step = inner_w / max(len(moves), 1)
+
+    def x(i: int) -> float:
+        return round(CHART_LEFT + step * (i + 0.5), 1)
+
+    def y(value: float) -> float:
+        return round(CHART_TOP + inner_h * (1 - value / top), 1)
+
+    ticks = [{"value": v, "y": y(v)} for v in range(int(top) + 1)]
+    points = [
+        {
+            "move": m["move"],
+            "x": x(i),
+            "e": y(m["expected"]),
+            "v": y(m["best_expected"]),
+            "expected": m["expected"],
+            "best": m["best_expected"],
+            "rating": m["rating"],
+        }
+        for i, m in enumerate(moves)
+    ]
+    return {
+        "width": width,
+        "height": CHART_HEIGHT,
+        "left": CHART_LEFT,
+        "base": CHART_HEIGHT - CHART_BOTTOM,
+        "top": CHART_TOP,
+        "right": width - 16,
+        "ticks": ticks,
+        "points": points,
+        "bar": round(min(step * 0.3, 18), 1),
+        "e_line": " ".join(f"{p['x']},{p['e']}" for p in points),
+        "v_line": " ".join(f"{p['x']},{p['v']}" for p in points),
+    }
+
+
+def template_context(part: Section) -> dict:
+    """What ``_review.html`` needs."""
+    context: dict = {"section": part, "ratings": RATINGS, "estimate_method": ESTIMATE_METHOD}
+    if part.review is not None:
+        context["chart"] = chart(part.review)
+        context["classroom"] = classroom_links(part.size, part.review)
+    return context
+
+
+def skill(size: GameSize, secret: Code, guesses: list[Code]) -> int | None:
+    """A finished game's skill score, or None while it is worked out (its
+    job is started; a full queue just means later)."""
+    try:
+        job = jobs.get("review", review_params(size, secret, guesses))
+    except jobs.Busy:
+        return None
+    return int(job.result["skill"]) if job.done else None
