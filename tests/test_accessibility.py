@@ -1,6 +1,6 @@
 """axe-core (axe-playwright-python, which ships it) finds no WCAG 2.1 A/AA
 violation on any page, in the states people see them: playing, finished,
-stepping, presenting, sharing."""
+stepping, presenting, sharing, reviewing; in the light theme and the dark one."""
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -43,7 +43,9 @@ def pages(app, client):
     ]
 
 
-def test_no_accessibility_violations(page, live_server, pages):
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_no_accessibility_violations(page, live_server, pages, theme):
+    page.context.add_cookies([{"name": "theme", "value": theme, "url": live_server.url}])
     axe = Axe()
     found = {}
     for path in pages:

@@ -1,6 +1,8 @@
 """Colour contrast computed from the stylesheet itself (WCAG 2 relative
 luminance): text on every peg at least 4.5:1, the focus ring at least 3:1
-against what it is drawn on."""
+against what it is drawn on, every text colour at least 4.5:1 on the page and
+on a panel, in the light theme and in the dark one (each colour is written
+``light-dark(light, dark)``)."""
 
 import re
 from pathlib import Path
@@ -24,8 +26,16 @@ def contrast(a: str, b: str) -> float:
     return (high + 0.05) / (low + 0.05)
 
 
-def variable(name: str) -> str:
-    return re.search(rf"--{name}:\s*(#[0-9a-fA-F]{{3,6}})", CSS)[1]
+HEX = r"#[0-9a-fA-F]{3,6}"
+THEMES = ["light", "dark"]
+
+
+def variable(name: str, theme: str = "light") -> str:
+    """A colour variable's value in ``theme``."""
+    both = re.search(rf"--{name}:\s*light-dark\(({HEX}),\s*({HEX})\)", CSS)
+    if both:
+        return both[1] if theme == "light" else both[2]
+    return re.search(rf"--{name}:\s*({HEX})", CSS)[1]
 
 
 PEGS = re.findall(r"\.c(\d) \{ --fill: (#[0-9a-f]{6}); --ink: (#[0-9a-f]{3,6}); \}", CSS)
@@ -45,14 +55,31 @@ def test_symbols_are_not_faded():
     assert "opacity" not in rule
 
 
-def test_focus_ring_stands_out():
-    page, focus, dark = variable("bg"), variable("focus"), variable("focus-on-dark")
-    assert contrast(focus, page) >= 3 and contrast(focus, "#ffffff") >= 3
-    assert contrast(dark, variable("header")) >= 3
+@pytest.mark.parametrize("theme", THEMES)
+def test_focus_ring_stands_out(theme):
+    page, panel, focus = variable("bg", theme), variable("panel", theme), variable("focus", theme)
+    assert contrast(focus, page) >= 3 and contrast(focus, panel) >= 3
+    assert contrast(variable("focus-on-dark", theme), variable("header", theme)) >= 3
     assert "outline: 3px solid var(--focus)" in CSS
 
 
-def test_text_colours_on_the_page():
-    page = variable("bg")
-    for name in ("ink", "muted", "accent", "danger", "ok"):
-        assert contrast(variable(name), page) >= 4.5, name
+@pytest.mark.parametrize("theme", THEMES)
+def test_text_colours_on_the_page(theme):
+    texts = {ground: ("ink", "muted", "accent", "danger", "ok") for ground in ("bg", "panel", "field", "tint")}
+    texts["soft"] = ("ink",)  # the grey buttons
+    for ground, names in texts.items():
+        for name in names:
+            ratio = contrast(variable(name, theme), variable(ground, theme))
+            assert ratio >= 4.5, f"{name} on {ground} ({theme}): {ratio:.2f}:1"
+    assert contrast(variable("on-accent", theme), variable("accent", theme)) >= 4.5
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_key_pegs_are_visible(theme):
+    for name in ("key-black", "key-white", "key-none"):
+        assert contrast(variable(name, theme), variable("panel", theme)) >= 3, name
+
+
+def test_both_themes_define_every_colour():
+    names = re.findall(r"--([a-z-]+):\s*light-dark\(", CSS)
+    assert {"bg", "panel", "ink", "muted", "accent", "on-accent", "line", "header"} <= set(names)

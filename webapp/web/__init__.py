@@ -4,7 +4,7 @@ the rate limits, the error answers, what every template may use, and the
 list of blueprints.
 
 Imports run one way: views (``play``, ``api``, ``share``, ``challenges``,
-``codemaker``, ``apidocs``, ``solver/*``) → ``helpers``, ``links``,
+``codemaker``, ``apidocs``, ``theme``, ``solver/*``) → ``helpers``, ``links``,
 ``hints`` → ``store``, ``jobs`` → ``engine``. No view imports another."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 
 from .. import store
-from . import api, apidocs, challenges, codemaker, errors, helpers, limits, play, security, share
+from . import api, apidocs, challenges, codemaker, errors, helpers, limits, play, security, share, theme
 from .solver import blueprints as solver
 from .solver import classroom, compare, line, tree  # noqa: F401  (their routes join the solver's blueprints)
 
@@ -27,6 +27,7 @@ BLUEPRINTS = (
     codemaker.bp,
     codemaker.api,
     apidocs.bp,
+    theme.bp,
 )
 
 
@@ -34,7 +35,9 @@ def init_app(app) -> None:
     security.init_app(app)
     limits.init_app(app)
     errors.init_app(app)
-    app.jinja_env.globals.update(color=helpers.color, palette=helpers.PALETTE, is_htmx=helpers.is_htmx)
+    app.jinja_env.globals.update(
+        color=helpers.color, palette=helpers.PALETTE, is_htmx=helpers.is_htmx, theme=theme.current
+    )
     app.before_request(helpers.forms_only)
     app.after_request(helpers.vary_on_htmx)
     for blueprint in BLUEPRINTS:
