@@ -39,6 +39,8 @@ def pages(app, client):
         "/codemaker",
         codemaker["url"],
         "/replay/4x6/aot?g=1122.1344.3526&step=4",
+        "/daily",
+        "/me",
         "/no-such-page",
     ]
 

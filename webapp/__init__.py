@@ -52,6 +52,11 @@ def create_app(config=None):
         # Games still being played but untouched this many days are deleted
         # (the hourly sweep, and `flask expire-games`); 0 keeps everything.
         GAME_RETENTION_DAYS=30,
+        # A browser's anonymous player token with no game for this many days
+        # is let go (its games stay, tied to nobody); 0 keeps them.
+        PLAYER_RETENTION_DAYS=365,
+        # The daily puzzle's key; unset, a random key kept in the database.
+        DAILY_KEY=os.environ.get("DAILY_KEY") or None,
     )
     if config:
         app.config.update(config)

@@ -133,6 +133,23 @@ CREATE INDEX IF NOT EXISTS challenge_games_by_player ON challenge_games (challen
 """,
     ),
     (4, "ALTER TABLE games ADD COLUMN hard INTEGER NOT NULL DEFAULT 0;"),
+    (
+        5,
+        """CREATE TABLE IF NOT EXISTS server_keys (
+    name  TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS daily_games (
+    player  TEXT NOT NULL,
+    day     INTEGER NOT NULL,
+    board   TEXT NOT NULL,
+    game_id TEXT NOT NULL UNIQUE REFERENCES games(id),
+    PRIMARY KEY (player, day, board)
+);
+ALTER TABLE games ADD COLUMN player TEXT;
+CREATE INDEX IF NOT EXISTS games_by_player ON games (player);
+""",
+    ),
 )
 
 PLAYING, WON, LOST = "playing", "won", "lost"
@@ -468,21 +485,36 @@ def random_secret(size: GameSize) -> Code:
     return Code.from_index(int(choices[secrets.randbelow(len(choices))]), size)
 
 
-def create_game(size: GameSize, max_guesses: int, secret: Code | None = None, hard: bool = False) -> Game:
+def create_game(
+    size: GameSize, max_guesses: int, secret: Code | None = None, hard: bool = False, player: str | None = None
+) -> Game:
     """Store a new game (and its watch link) and return it; ``hard``: every
-    guess must fit every reply so far."""
+    guess must fit every reply so far; ``player``: the anonymous token of the
+    browser that plays it (for its statistics)."""
     with transaction() as db:
-        game_id = insert_game(db, size, max_guesses, secret or random_secret(size), hard)
+        game_id = insert_game(db, size, max_guesses, secret or random_secret(size), hard, player)
     return load_game(game_id)
 
 
-def insert_game(db, size: GameSize, max_guesses: int, secret: Code, hard: bool = False) -> str:
+def insert_game(
+    db, size: GameSize, max_guesses: int, secret: Code, hard: bool = False, player: str | None = None
+) -> str:
     """Write a new game and its watch link inside the caller's transaction."""
     game_id = new_game_id()
     db.execute(
-        "INSERT INTO games (id, pegs, colors, distinct_, max_guesses, secret, created_at, hard)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (game_id, size.pegs, size.colors, int(size.distinct), max_guesses, str(secret), time.time(), int(hard)),
+        "INSERT INTO games (id, pegs, colors, distinct_, max_guesses, secret, created_at, hard, player)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            game_id,
+            size.pegs,
+            size.colors,
+            int(size.distinct),
+            max_guesses,
+            str(secret),
+            time.time(),
+            int(hard),
+            player,
+        ),
     )
     db.execute("INSERT INTO watch_links (token, game_id) VALUES (?, ?)", (new_game_id(), game_id))
     return game_id
@@ -754,7 +786,7 @@ def join_challenge(challenge: Challenge, name: str, player: str) -> Joined:
             game_id, counted, created = playing[-1], earlier[0]["game_id"] == playing[-1], False
         else:
             game_id, counted, created = (
-                insert_game(db, challenge.size, challenge.max_guesses, challenge.secret),
+                insert_game(db, challenge.size, challenge.max_guesses, challenge.secret, player=player),
                 not earlier,
                 True,
             )
@@ -928,6 +960,127 @@ def clear_counters(key: str | None = None) -> int:
     return get_db().execute("DELETE FROM rate_limits WHERE key = ?", (key,)).rowcount
 
 
+# --- the daily puzzle and a player's games --------------------------------------------------------
+
+
+def server_key(name: str) -> str:
+    """A random secret of the installation, made on first use and shared by
+    every server on this database (the daily puzzle's key)."""
+    db = get_db()
+    row = db.execute("SELECT value FROM server_keys WHERE name = ?", (name,)).fetchone()
+    if row is not None:
+        return row[0]
+    with transaction() as db:
+        db.execute(
+            "INSERT INTO server_keys (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+            (name, secrets.token_hex(32)),
+        )
+    return get_db().execute("SELECT value FROM server_keys WHERE name = ?", (name,)).fetchone()[0]
+
+
+def daily_game(player: str, day: int, board: str, size: GameSize, max_guesses: int, secret: Code) -> tuple[Game, bool]:
+    """The game ``player`` plays on ``board``'s puzzle of ``day``: made the
+    first time, the same one ever after (two requests at once make one);
+    and whether it was made now."""
+    with transaction() as db:
+        row = db.execute(
+            "SELECT game_id FROM daily_games WHERE player = ? AND day = ? AND board = ?" + backend().for_update,
+            (player, day, board),
+        ).fetchone()
+        if row is not None:
+            game_id, created = row[0], False
+        else:
+            game_id, created = insert_game(db, size, max_guesses, secret, player=player), True
+            added = db.execute(
+                "INSERT INTO daily_games (player, day, board, game_id) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (player, day, board) DO NOTHING",
+                (player, day, board, game_id),
+            ).rowcount
+            if added == 0:  # a request at the same moment made it first: keep that one
+                db.execute("DELETE FROM watch_links WHERE game_id = ?", (game_id,))
+                db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+                game_id, created = (
+                    db.execute(
+                        "SELECT game_id FROM daily_games WHERE player = ? AND day = ? AND board = ?",
+                        (player, day, board),
+                    ).fetchone()[0],
+                    False,
+                )
+    return load_game(game_id), created
+
+
+def daily_of(game_id: str) -> tuple[int, str] | None:
+    """The day and board of a daily game, or None for any other game."""
+    row = get_db().execute("SELECT day, board FROM daily_games WHERE game_id = ?", (str(game_id),)).fetchone()
+    return (int(row[0]), row[1]) if row else None
+
+
+def daily_games_of(player: str, day: int) -> dict[str, Game]:
+    """``player``'s games of ``day``'s puzzles, by board."""
+    rows = get_db().execute("SELECT board, game_id FROM daily_games WHERE player = ? AND day = ?", (player, day))
+    return {row[0]: load_game(row[1]) for row in rows.fetchall()}
+
+
+@dataclass
+class Played:
+    """One finished game of a player, as statistics count it."""
+
+    id: str
+    size: GameSize
+    max_guesses: int
+    secret: Code
+    status: str
+    guesses: list[Code]
+    daily: int | None  # the day number of a daily puzzle
+
+
+def finished_games(player: str, limit: int = 1000) -> list[Played]:
+    """The finished games of ``player`` (the newest ``limit``), oldest first."""
+    db = get_db()
+    games = db.execute(
+        "SELECT g.id, g.pegs, g.colors, g.distinct_, g.max_guesses, g.secret, g.status, d.day FROM games g"
+        " LEFT JOIN daily_games d ON d.game_id = g.id"
+        " WHERE g.player = ? AND g.status <> ? ORDER BY g.created_at DESC, g.id LIMIT ?",
+        (player, PLAYING, limit),
+    ).fetchall()
+    out = []
+    for row in reversed(games):
+        size = GameSize(row["pegs"], row["colors"], bool(row["distinct_"]))
+        guesses = [
+            Code.parse(r[0], size)
+            for r in db.execute("SELECT guess FROM guesses WHERE game_id = ? ORDER BY move", (row["id"],))
+        ]
+        out.append(
+            Played(
+                row["id"],
+                size,
+                row["max_guesses"],
+                Code.parse(row["secret"], size),
+                row["status"],
+                guesses,
+                None if row["day"] is None else int(row["day"]),
+            )
+        )
+    return out
+
+
+def forget_idle_players(cutoff: float) -> int:
+    """Let go of the player tokens whose latest game began before ``cutoff``
+    (a Unix time): their games stay, tied to nobody, and their daily records
+    go. Returns how many tokens were let go."""
+    with transaction() as db:
+        idle = [
+            row[0]
+            for row in db.execute(
+                "SELECT player FROM games WHERE player IS NOT NULL GROUP BY player HAVING MAX(created_at) < ?",
+                (cutoff,),
+            )
+        ]
+        db.executemany("DELETE FROM daily_games WHERE player = ?", [(p,) for p in idle])
+        db.executemany("UPDATE games SET player = NULL WHERE player = ?", [(p,) for p in idle])
+    return len(idle)
+
+
 # --- retention: games nobody plays any more -----------------------------------------------------
 
 
@@ -944,7 +1097,7 @@ def expire_abandoned(cutoff: float) -> int:
                 (PLAYING, cutoff),
             )
         ]
-        for table in ("guesses", "hints", "watch_links", "challenge_games"):
+        for table in ("guesses", "hints", "watch_links", "challenge_games", "daily_games"):
             db.executemany(f"DELETE FROM {table} WHERE game_id = ?", [(i,) for i in ids])
         db.executemany("DELETE FROM games WHERE id = ?", [(i,) for i in ids])
         db.execute("DELETE FROM rate_limits WHERE expires < ?", (time.time(),))

@@ -4,7 +4,7 @@ the rate limits, the error answers, what every template may use, and the
 list of blueprints.
 
 Imports run one way: views (``play``, ``api``, ``share``, ``challenges``,
-``codemaker``, ``apidocs``, ``theme``, ``solver/*``) → ``helpers``, ``links``,
+``codemaker``, ``apidocs``, ``theme``, ``daily``, ``solver/*``) → ``helpers``, ``links``,
 ``hints`` → ``store``, ``jobs`` → ``engine``. No view imports another."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 
 from .. import store
-from . import api, apidocs, challenges, codemaker, errors, helpers, limits, play, security, share, theme
+from . import api, apidocs, challenges, codemaker, daily, errors, helpers, limits, play, security, share, theme
 from .solver import blueprints as solver
 from .solver import classroom, compare, line, tree  # noqa: F401  (their routes join the solver's blueprints)
 
@@ -28,6 +28,8 @@ BLUEPRINTS = (
     codemaker.api,
     apidocs.bp,
     theme.bp,
+    daily.bp,
+    daily.api,
 )
 
 
@@ -48,3 +50,8 @@ def init_app(app) -> None:
         """Delete games abandoned for GAME_RETENTION_DAYS (30 by default)."""
         days = app.config["GAME_RETENTION_DAYS"]
         print(f"removed {store.expire_abandoned(time.time() - days * 86400)} abandoned games")
+        idle = app.config["PLAYER_RETENTION_DAYS"]
+        if idle:
+            print(
+                f"let go of {store.forget_idle_players(time.time() - idle * 86400)} player tokens idle for {idle} days"
+            )

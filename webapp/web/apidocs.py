@@ -148,6 +148,92 @@ SCHEMAS = {
             "counted game has ended.",
         },
     ),
+    "DailyGame": game_object(
+        "A player's game of today's daily puzzle.",
+        player={
+            "type": "string",
+            "description": "The anonymous player token: send it back to get the same game and your statistics.",
+        },
+        day={"type": "integer", "minimum": 1, "description": "The puzzle's number (1 is 1 January 2026)."},
+        date={"type": "string", "format": "date", "description": "The puzzle's day (UTC)."},
+    ),
+    "Daily": {
+        "type": "object",
+        "properties": {
+            "pegs": {"type": "integer", "enum": [4, 5], "default": 4, "description": "4 (classic) or 5 (Super)."},
+            "colors": {"type": "integer", "enum": [6, 8], "default": 6, "description": "6 (classic) or 8 (Super)."},
+            "player": {
+                "type": "string",
+                "description": "The player token an earlier answer gave you; left out, a new one is made.",
+            },
+        },
+    },
+    "Stats": {
+        "type": "object",
+        "description": "A player's statistics.",
+        "properties": {
+            "player": {"type": "string"},
+            "played": {"type": "integer", "minimum": 0, "description": "Finished games."},
+            "won": {"type": "integer", "minimum": 0},
+            "win_rate": {"type": ["integer", "null"], "minimum": 0, "maximum": 100, "description": "Per cent."},
+            "current_streak": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Days in a row, up to today or yesterday, with a daily puzzle won.",
+            },
+            "longest_streak": {"type": "integer", "minimum": 0},
+            "daily_played": {"type": "integer", "minimum": 0},
+            "guesses": {
+                "type": "object",
+                "additionalProperties": {"type": "integer", "minimum": 0},
+                "description": "Games won, by the guesses they needed.",
+            },
+            "lost": {"type": "integer", "minimum": 0},
+            "average_guesses": {"type": ["number", "null"], "description": "Over the games won."},
+            "versus_knuth": {
+                "type": "object",
+                "description": "Average guesses, yours and Knuth's algorithm's, over the won games where "
+                "its game on the same secret is known.",
+                "properties": {
+                    "games": {"type": "integer", "minimum": 0},
+                    "you": {"type": ["number", "null"]},
+                    "knuth": {"type": ["number", "null"]},
+                },
+                "required": ["games", "you", "knuth"],
+                "additionalProperties": False,
+            },
+            "versus_optimal": {
+                "type": "object",
+                "description": "The same against optimal play, where it is offered.",
+                "properties": {
+                    "games": {"type": "integer", "minimum": 0},
+                    "you": {"type": ["number", "null"]},
+                    "optimal": {"type": ["number", "null"]},
+                },
+                "required": ["games", "you", "optimal"],
+                "additionalProperties": False,
+            },
+            "average_skill": {"type": ["number", "null"], "description": "The reviews' skill, on average."},
+            "reviewed": {"type": "integer", "minimum": 0, "description": "Games whose review is ready."},
+        },
+        "required": [
+            "player",
+            "played",
+            "won",
+            "win_rate",
+            "current_streak",
+            "longest_streak",
+            "daily_played",
+            "guesses",
+            "lost",
+            "average_guesses",
+            "versus_knuth",
+            "versus_optimal",
+            "average_skill",
+            "reviewed",
+        ],
+        "additionalProperties": False,
+    },
     "Job": {
         "type": "object",
         "description": "Work that runs in the background: ask again (with the same request) until the answer is ready.",
@@ -874,6 +960,43 @@ PATHS = {
             ),
         }
     },
+    "/api/daily": {
+        "post": {
+            "operationId": "playDaily",
+            "tags": ["daily"],
+            "summary": "Today's daily puzzle",
+            "description": "One secret a day (UTC) per board, the same for everyone: the player's game of "
+            "today's puzzle, made the first time (201), the same game after that (200). Guess in it with "
+            "POST /api/games/{game_id}/guesses.",
+            "requestBody": body("Daily", required=False),
+            "responses": answers(
+                {
+                    "201": ok("A new game of today's puzzle.", "DailyGame", LIMITED, GAME_LINKS),
+                    "200": ok("The player's game of today's puzzle.", "DailyGame", LIMITED, GAME_LINKS),
+                },
+                "400",
+                "413",
+                "415",
+                "429",
+                "503",
+            ),
+        },
+    },
+    "/api/me/stats": {
+        "get": {
+            "operationId": "getStats",
+            "tags": ["daily"],
+            "summary": "A player's statistics",
+            "parameters": [
+                query(
+                    "player",
+                    {"type": "string", "pattern": "^[A-Za-z0-9_-]{16,64}$"},
+                    "The player token (a browser sends its cookie instead).",
+                )
+            ],
+            "responses": answers({"200": ok("The statistics.", "Stats", NO_STORE)}, "400", "503"),
+        },
+    },
     "/api/challenges/{challenge_id}/games": {
         "parameters": [ref("parameters", "challenge_id")],
         "post": {
@@ -960,6 +1083,7 @@ TAGS = [
     {"name": "games", "description": "Play against a secret the server draws."},
     {"name": "codemaker", "description": "You keep the secret; a strategy guesses it."},
     {"name": "challenges", "description": "One secret, many players, and a results table."},
+    {"name": "daily", "description": "The daily puzzle, the same for everyone, and a player's statistics."},
     {"name": "solver", "description": "The algorithms at work: comparisons, optimal lines, one position explained."},
     {"name": "about", "description": "This description."},
 ]

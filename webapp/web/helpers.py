@@ -197,6 +197,9 @@ def sweep_abandoned() -> None:
     removed = store.expire_abandoned(now - days * 86400)
     if removed:
         current_app.logger.info("removed %d abandoned games", removed)
+    idle = current_app.config.get("PLAYER_RETENTION_DAYS")
+    if idle:
+        store.forget_idle_players(now - idle * 86400)
 
 
 def budget() -> Budget:

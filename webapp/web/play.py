@@ -12,15 +12,17 @@ from ..engine import PRESETS as STRATEGIES
 from ..engine import Code, MastermindError, candidates, get_strategy
 from ..engine.position import partition_bars
 from ..settings import BOARDS, BOARDS_BY_KEY, SettingsError, parse_hard, parse_settings
-from . import hints
+from . import days, hints
 from . import review as reviews
 from .helpers import (
     busy_response,
+    cookie_player,
     game_or_404,
     inconsistent_sentence,
     is_htmx,
     move_number,
     no_store,
+    remember_player,
     render,
     share_context,
     sweep_abandoned,
@@ -56,15 +58,7 @@ def board_context(game: store.Game, **extra) -> dict:
         if cands.shape[0] <= BOARD_LISTED_CODES:
             context["remaining_codes"] = [Code.from_index(int(i), game.size) for i in cands]
     if game.over:
-        challenge = store.challenge_of(game.id)
-        if challenge is None:
-            link, label = game_replay_url(game, external=True) or "", "Replay link"
-        else:  # friends play the same secret; the replay would show it
-            link, label = url_for("challenges.challenge", challenge_id=challenge, _external=True), "Challenge link"
-        context.update(share_context(game, link), share_label=label, replay_link=game_replay_url(game))
-        context["classroom_link"] = classroom_url(game.size, "knuth", secret=game.secret)
-        part = reviews.section(game.size, game.secret, [m.guess for m in game.moves], game.max_guesses)
-        context.update(reviews.template_context(part), refresh_url=url_for("play.board", game_id=game.id))
+        context.update(outcome_context(game))
     if not game.over and game.hint_move == game.next_move and "suggestion" not in extra:
         try:
             hint = suggest(game, game.hint_strategy or "knuth")
@@ -75,6 +69,35 @@ def board_context(game: store.Game, **extra) -> dict:
             context["suggestion_error"] = str(exc)
     context["watch_link"] = url_for("play.watch", token=store.watch_token(game.id), _external=True)
     context.update(extra)
+    return context
+
+
+def outcome_context(game: store.Game) -> dict:
+    """The end of a game: the share panel, the links and the review. A
+    daily puzzle's share text carries its number and the skill once the
+    review has it, and links to the day's puzzle (not the answer)."""
+    part = reviews.section(game.size, game.secret, [m.guess for m in game.moves], game.max_guesses)
+    part.poll_url = url_for("play.review", game_id=game.id)
+    context = {
+        **reviews.template_context(part),
+        "refresh_url": url_for("play.board", game_id=game.id),
+        "replay_link": game_replay_url(game),
+        "classroom_link": classroom_url(game.size, "knuth", secret=game.secret),
+    }
+    daily = store.daily_of(game.id)
+    challenge = store.challenge_of(game.id)
+    if daily is not None:  # everyone plays the same secret today: the replay would show it
+        number, board = daily
+        link = url_for("daily.day", number=number, _external=True)
+        context.update(share_context(game, link), share_label=f"Daily puzzle #{number}")
+        skill = part.review["skill"] if part.review else None
+        context["share_text"] = days.share_text(game, number, board, skill)
+        context["share_description"] = f"Daily puzzle #{number}: " + context["share_description"]
+    elif challenge is not None:  # friends play the same secret; the replay would show it
+        link = url_for("challenges.challenge", challenge_id=challenge, _external=True)
+        context.update(share_context(game, link), share_label="Challenge link")
+    else:
+        context.update(share_context(game, game_replay_url(game, external=True) or ""), share_label="Replay link")
     return context
 
 
@@ -139,14 +162,25 @@ def new_game():
         hard = parse_hard(form)
     except MastermindError as exc:
         return render_template("index.html", presets=BOARDS, error=str(exc), form=form), 400
-    game = store.create_game(size, limit, hard=hard)
+    player, _ = cookie_player()
+    game = store.create_game(size, limit, hard=hard, player=player)
     sweep_abandoned()
-    return redirect(url_for("play.board", game_id=game.id), 303)
+    return remember_player(redirect(url_for("play.board", game_id=game.id), 303), player)
 
 
 @bp.get("/games/<game_id>")
 def board(game_id):
     return show_board(game_or_404(game_id))
+
+
+@bp.get("/games/<game_id>/review")
+def review(game_id):
+    """The review part of a finished board (what its progress polls), with
+    the share panel again: a daily's share text gains the skill."""
+    game = game_or_404(game_id)
+    if not game.over:
+        return render_template("error.html", status=409, message="The review is ready once the game is over."), 409
+    return render_template("_board_review.html", **board_context(game))
 
 
 @bp.post("/games/<game_id>/guesses")

@@ -1,0 +1,146 @@
+"""The daily puzzle (``/daily``) and a player's statistics (``/me``).
+
+Each browser is an anonymous player token (an HttpOnly, SameSite=Lax
+cookie made on first play; no account, no personal data). It ties the
+browser to its daily games and its statistics; API clients send it back in
+the body (``player``) or the query."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, g, redirect, render_template, request, url_for
+
+from .. import store
+from . import days
+from .errors import error_response
+from .helpers import (
+    PLAYER_COOKIE,
+    PLAYER_TOKEN,
+    game_json,
+    json_body,
+    no_store,
+    player_token,
+    remember_player,
+)
+from .limits import creating
+from .stats import player_stats
+
+bp = Blueprint("daily", __name__)
+api = Blueprint("daily_api", __name__, url_prefix="/api")
+
+
+def browser_player() -> str | None:
+    """This browser's token, or None before its first game."""
+    raw = request.cookies.get(PLAYER_COOKIE, "")
+    return raw if PLAYER_TOKEN.fullmatch(raw) else None
+
+
+def day_or_404(number: int) -> int:
+    if not 1 <= number <= days.today():
+        abort(404, f"There is no daily puzzle #{number} yet: today's is #{days.today()}.")
+    return number
+
+
+def page(number: int, status: int = 200, error: str | None = None):
+    player = browser_player()
+    mine = store.daily_games_of(player, number) if player else {}
+    boards = [
+        {"key": k, "board": days.board(k), "title": days.TITLES[k], "game": mine.get(k)} for k in days.DAILY_BOARDS
+    ]
+    seconds = days.seconds_to_next()
+    context = {
+        "number": number,
+        "date": days.date_of(number),
+        "today": days.today(),
+        "boards": boards,
+        "next_hours": seconds // 3600,
+        "next_minutes": seconds % 3600 // 60,
+        "error": error,
+    }
+    return render_template("daily.html", **context), status
+
+
+@bp.get("/daily")
+def today():
+    return page(days.today())
+
+
+@bp.get("/daily/<int:number>")
+def day(number):
+    return page(day_or_404(number))
+
+
+@bp.post("/daily")
+@creating
+def play():
+    number = days.today()
+    raw_day = request.form.get("day", "")
+    if raw_day:
+        if not raw_day.isascii() or not raw_day.isdigit() or len(raw_day) > 6:
+            return page(number, 400, "The day must be a puzzle number, such as 12.")
+        number = day_or_404(int(raw_day))
+    board = request.form.get("board", "")
+    if board not in days.DAILY_BOARDS:
+        return page(number, 400, "Choose one of the daily boards: classic or super.")
+    player, _ = player_token(browser_player())
+    game, _ = days.play(player, number, board)
+    return remember_player(redirect(url_for("play.board", game_id=game.id), 303), player)
+
+
+@api.post("/daily")
+@creating
+def play_json():
+    body = json_body(default={})
+    board = days.board_for(body.get("pegs", 4), body.get("colors", 6))
+    if board is None:
+        sizes = " or ".join(
+            f"{days.board(k).size.pegs} pegs and {days.board(k).size.colors} colours" for k in days.DAILY_BOARDS
+        )
+        return error_response(400, f"The daily puzzle is played with {sizes}.")
+    player, _ = player_token(body.get("player"))
+    number = days.today()
+    game, created = days.play(player, number, board)
+    return {**game_json(game), "player": player, "day": number, "date": days.date_of(number).isoformat()}, (
+        201 if created else 200
+    )
+
+
+# --- statistics ------------------------------------------------------------------------------
+
+
+@bp.get("/me")
+def me():
+    player = browser_player()
+    stats = player_stats(player) if player else None
+    carry = url_for("daily.carry", token=player, _external=True) if player else None
+    return render_template("me.html", stats=stats, carry=carry)
+
+
+@api.get("/me/stats")
+def stats_json():
+    raw = request.args.get("player") or browser_player()
+    if not raw:
+        return error_response(400, "Send your player token as ?player=…: the one POST /api/daily gave you.")
+    player, _ = player_token(raw)
+    return {"player": player, **player_stats(player)}
+
+
+@bp.get("/me/carry/<token>")
+def carry(token):
+    """The private link that carries statistics to another browser: a
+    button, so that merely opening the link changes nothing."""
+    if not PLAYER_TOKEN.fullmatch(token):
+        abort(404)
+    g.no_referrer = True  # the token stays off other sites' logs
+    return render_template("carry.html", token=token, same=token == browser_player())
+
+
+@bp.post("/me/carry")
+def carry_here():
+    token = request.form.get("token", "")
+    if not PLAYER_TOKEN.fullmatch(token):
+        abort(400, "This link is not a statistics link: copy it again from the other browser.")
+    return remember_player(redirect(url_for("daily.me"), 303), token)
+
+
+bp.after_request(no_store)
+api.after_request(no_store)
