@@ -14,7 +14,6 @@ from . import review as reviews
 from .days import today
 from .helpers import budget
 
-
 # The average skill is over this many of the newest games.
 REVIEWED_GAMES = 50
 
@@ -46,8 +45,12 @@ def strategy_lengths(game: store.Played, work: Budget) -> dict | None:
     """Guesses Knuth's algorithm and optimal play need for the game's secret
     (optimal None where it is not offered), kept once known; None when the
     request's budget is spent."""
-    params = {"pegs": game.size.pegs, "colors": game.size.colors, "distinct": game.size.distinct}
-    params["secret"] = str(game.secret)
+    params: dict = {
+        "pegs": game.size.pegs,
+        "colors": game.size.colors,
+        "distinct": game.size.distinct,
+        "secret": str(game.secret),
+    }
     if jobs.is_stored("secret-lengths", params):
         return jobs.remembered("secret-lengths", params, lambda: None)
     try:
