@@ -53,6 +53,10 @@ def plan(quick: bool, slow: bool = False):
         ("optimal 4×6 within 5 guesses", ("optimal", 4, 6, 5)),
         ("optimal 4×6 distinct", ("optimal", 4, 6, None, True)),
     ]
+    jobs += [
+        ("review of a game 4×6 (per move)", ("review", 4, 6, "knuth")),
+        ("review of a game 5×5 (per move)", ("review", 5, 5, "knuth")),
+    ]
     if slow:
         jobs.append(("optimal 4×7 from scratch", ("optimal", 4, 7, None)))
     if not quick:
@@ -66,6 +70,7 @@ def plan(quick: bool, slow: bool = False):
             ("job: compare every strategy 5×8", ("compare-job", 5, 8)),
             ("tree 5×8 knuth", ("tree", 5, 8, "knuth")),
             ("tree 5×8 entropy", ("tree", 5, 8, "entropy")),
+            ("review of a game 5×8 (per move)", ("review", 5, 8, "entropy")),
         ]
     return jobs
 

@@ -67,6 +67,8 @@ def job(kind, pegs, colors, strategy=None, distinct=False):
         rows = result["rows"]
         return time.perf_counter() - started, ", ".join(f"{r['strategy']} {r['total']:,}" for r in rows[:4]) + ", …"
     size = GameSize(pegs, colors, distinct)
+    if kind == "review":
+        return review_job(size, strategy)
     if kind == "matrix":
         started = time.perf_counter()
         feedback_matrix(pegs, colors)
@@ -99,6 +101,28 @@ def job(kind, pegs, colors, strategy=None, distinct=False):
         counts = ", ".join(f"{k} {int(v):,}" for k, v in zip(STATS, solver.stats))
         return seconds, f"total {total}; {counts}"
     raise ValueError(kind)
+
+
+def review_job(size, strategy: str):
+    """A game's review move by move (each move timed, in order, in this fresh
+    process: the first pays for the solver's setup); the game is
+    ``strategy``'s against the secret 1234… ."""
+    from webapp.engine import Code, get_strategy
+    from webapp.engine.lines import play_against
+    from webapp.engine.review import review_move, shared_values
+
+    secret = Code.parse("123456789"[: size.pegs], size)
+    history = play_against(get_strategy(strategy), size, secret)
+    values = shared_values(size)
+    times = []
+    started = time.perf_counter()
+    for i, (guess, reply) in enumerate(history):
+        t = time.perf_counter()
+        move = review_move(size, history[:i], guess, reply, values)
+        times.append(
+            f"{move.candidates:,} codes {time.perf_counter() - t:.2f} s {'exact' if move.exact else 'estimate'}"
+        )
+    return time.perf_counter() - started, f"{strategy}'s game: " + "; ".join(times)
 
 
 def web_job(what: str):

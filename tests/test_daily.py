@@ -132,6 +132,12 @@ def test_statistics_after_three_games(app, client):
         answer = client.post("/daily", data={"board": "classic", "day": str(number)})
         game_id = answer.headers["Location"].rsplit("/", 1)[1]
         counts.append(win(client, app, game_id, ["1122"] * (number - today + 3)))
+        if number == today - 2:  # played late: it does not count for the streak...
+            late = game_id
+        else:  # ...these two are taken as played on their own days
+            with app.app_context():
+                when = time.time() - (today - number) * 86400
+                store.get_db().execute("UPDATE games SET created_at = ? WHERE id = ?", (when, game_id))
     token = client.get_cookie("player").value
     lost = client.post("/games", data={"preset": "classic"}).headers["Location"].rsplit("/", 1)[1]
     wrong = "1111" if str(secret_of(app, lost)) != "1111" else "2222"
@@ -140,7 +146,11 @@ def test_statistics_after_three_games(app, client):
     stats = client.get("/api/me/stats").get_json()
     assert stats["player"] == token
     assert stats["played"] == 4 and stats["won"] == 3 and stats["win_rate"] == 75 and stats["lost"] == 1
-    assert stats["current_streak"] == 3 and stats["longest_streak"] == 3 and stats["daily_played"] == 3
+    assert stats["current_streak"] == 2 and stats["longest_streak"] == 2 and stats["daily_played"] == 3
+    with app.app_context():  # taken as played on its day too: three in a row
+        store.get_db().execute("UPDATE games SET created_at = ? WHERE id = ?", (time.time() - 2 * 86400, late))
+    stats = client.get("/api/me/stats").get_json()
+    assert stats["current_streak"] == 3 and stats["longest_streak"] == 3
     for n in set(counts):
         assert stats["guesses"][str(n)] == counts.count(n)
     assert stats["average_guesses"] == pytest.approx(sum(counts) / 3, abs=0.01)

@@ -1032,13 +1032,15 @@ class Played:
     status: str
     guesses: list[Code]
     daily: int | None  # the day number of a daily puzzle
+    created_at: float = 0.0
 
 
 def finished_games(player: str, limit: int = 1000) -> list[Played]:
     """The finished games of ``player`` (the newest ``limit``), oldest first."""
     db = get_db()
     games = db.execute(
-        "SELECT g.id, g.pegs, g.colors, g.distinct_, g.max_guesses, g.secret, g.status, d.day FROM games g"
+        "SELECT g.id, g.pegs, g.colors, g.distinct_, g.max_guesses, g.secret, g.status, d.day, g.created_at"
+        " FROM games g"
         " LEFT JOIN daily_games d ON d.game_id = g.id"
         " WHERE g.player = ? AND g.status <> ? ORDER BY g.created_at DESC, g.id LIMIT ?",
         (player, PLAYING, limit),
@@ -1059,6 +1061,7 @@ def finished_games(player: str, limit: int = 1000) -> list[Played]:
                 row["status"],
                 guesses,
                 None if row["day"] is None else int(row["day"]),
+                float(row["created_at"]),
             )
         )
     return out

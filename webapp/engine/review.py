@@ -55,6 +55,9 @@ EXACT_POSITION_CODES = 1000
 # On any board, positions with at most this many codes are solved exactly by
 # a small search over every code as a guess.
 SMALL_EXACT_CODES = 30
+# A best guess that could be the secret is looked for among the candidates
+# of positions with at most this many codes.
+CANDIDATE_CHECK_CODES = 200
 # An estimate scores at most this many (guess, code) pairs.
 ESTIMATE_PAIRS = 100_000_000
 
@@ -428,7 +431,7 @@ def review_move(
         group = values.group(history)
         best_total, best_guess = values.best(cands, played, depth, group)
         mine = best_total if g == best_guess else values.of_guess(g, cands, played, depth, group)
-        if not np.isin(best_guess, cands) and values.searchable(n):
+        if not np.isin(best_guess, cands) and values.searchable(n) and n <= CANDIDATE_CHECK_CODES:
             # Prefer a best guess that could be the secret.
             for c in cands:
                 if int(c) == best_guess:

@@ -33,6 +33,11 @@ def today(now: dt.datetime | None = None) -> int:
     return (now.date() - EPOCH).days + 1
 
 
+def day_of(timestamp: float) -> int:
+    """The day number of a Unix time."""
+    return today(dt.datetime.fromtimestamp(timestamp, dt.timezone.utc))
+
+
 def date_of(number: int) -> dt.date:
     return EPOCH + dt.timedelta(days=number - 1)
 

@@ -11,7 +11,7 @@ from ..engine import MastermindError, get_strategy
 from ..engine.lines import play_against
 from ..engine.strategies import Budget
 from . import review as reviews
-from .days import today
+from .days import day_of, today
 from .helpers import budget
 
 # The average skill is over this many of the newest games.
@@ -76,7 +76,9 @@ def player_stats(player: str) -> dict:
     won = [g for g in games if g.status == store.WON]
     histogram = Counter(len(g.guesses) for g in won)
     top = max([len(g.guesses) for g in won] + [6])
-    current, longest = streaks({g.daily for g in won if g.daily is not None}, today())
+    # A puzzle counts for the streak when it was played on its own day.
+    on_the_day = {g.daily for g in won if g.daily is not None and g.daily == day_of(g.created_at)}
+    current, longest = streaks(on_the_day, today())
     work = budget()
     compared = []
     for game in won:
