@@ -35,7 +35,7 @@ def today(now: dt.datetime | None = None) -> int:
 
 def day_of(timestamp: float) -> int:
     """The day number of a Unix time."""
-    return today(dt.datetime.fromtimestamp(timestamp, dt.timezone.utc))
+    return today(dt.datetime.fromtimestamp(timestamp, dt.UTC))
 
 
 def date_of(number: int) -> dt.date:
