@@ -318,3 +318,31 @@ def test_strategy_is_explained_beside_the_selector(page, live_server, app):
     page.get_by_label("Strategy").select_option("most-parts")
     expect(page.locator("#strategy-about")).to_contain_text("Maximise the number of non-empty classes")
     expect(page.locator("#strategy-about")).to_contain_text("Kooi 2005")
+
+
+def test_hard_mode_refuses_a_guess_that_could_not_be_the_secret(page, live_server, app):
+
+    page.goto(live_server.url + "/")
+    page.get_by_label("Hard mode").check()
+    page.get_by_role("button", name="Start game").click()
+    page.wait_for_load_state()
+    expect(page.locator("h1")).to_contain_text("hard mode")
+    secret, _ = secret_of(app, page)
+    size = GameSize()
+    first = "1122" if secret != "1122" else "3344"
+    page.locator("#guess-input").fill(first)
+    page.keyboard.press("Enter")
+    expect(page.locator("ol.rows > li")).to_have_count(1)
+    fits = {
+        int(i)
+        for i in candidates(
+            size, [(Code.parse(first, size), feedback(Code.parse(first, size), Code.parse(secret, size)))]
+        )
+    }
+    wrong = next(str(Code.from_index(i, size)) for i in range(size.n_codes) if i not in fits)
+    page.locator("#guess-input").fill(wrong)
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("alert").filter(has_text="cannot be the secret")).to_contain_text(
+        f"{wrong} cannot be the secret: {first} got"
+    )
+    expect(page.locator("ol.rows > li")).to_have_count(1)  # nothing stored

@@ -118,7 +118,7 @@ def sweep_size(s: Sweep, size: GameSize) -> None:
     first = Code.parse("".join(str(1 + (i // 2) % size.colors) for i in range(size.pegs)), size)
     reply = feedback(first, secret)
     history = f"{first}:{reply.key}"
-    for name in sampled([n for n in PRESETS if n in strategies], size, 2):
+    for name in sampled([n for n in PRESETS if n in strategies], size, 1):
         s.get("/solver/classroom", {**args, "strategy": name})
         s.get("/solver/classroom", {**args, "strategy": name, "history": history, "s": conceal(secret, size)})
         s.get("/api/solver/step", {**args, "strategy": name, "history": history})
@@ -130,7 +130,7 @@ def sweep_size(s: Sweep, size: GameSize) -> None:
     if resp.status_code == 303:
         board = resp.headers["Location"]
         s.post(board + "/guesses", data={"guess": str(first), "move": "1"})
-        for name in sampled([n for n in PRESETS if n in strategies], size, 2):
+        for name in sampled([n for n in PRESETS if n in strategies], size, 1):
             s.post(board + "/suggestion", data={"strategy": name}, headers={"HX-Request": "true"})
         s.get(board)
         s.post(board + "/counter", data={"show": "1"})
@@ -163,13 +163,20 @@ def sweep_size(s: Sweep, size: GameSize) -> None:
         c = challenge.get_json()
         joined = s.post(f"/api/challenges/{c['id']}/games", json={"name": "sweep"})
         if joined.status_code == 201:
-            s.post(f"/api/games/{joined.get_json()['id']}/guesses", json={"guess": str(secret)})
+            played = joined.get_json()["id"]
+            s.post(f"/api/games/{played}/guesses", json={"guess": str(secret)})
+            # Its review: the API, and the part of the board that polls for it.
+            s.get(f"/api/games/{played}/review")
+            s.get(f"/games/{played}/review", headers={"HX-Request": "true"})
         s.get(c["results_page"])
         s.get(c["results_url"])
         s.get(c["url"])
     # Replays: a game won in two, and the longest lost game a link may hold.
     slug, code = size_slug(size), conceal(secret, size)
-    s.get(f"/replay/{slug}/{code}", {"g": str(first) if first != secret else ""})
+    won = {"g": str(first) if first != secret else ""}
+    s.get(f"/replay/{slug}/{code}", won)
+    s.get(f"/replay/{slug}/{code}", {**won, "step": 2 if won["g"] else 1})  # the end, with the review
+    s.get(f"/replay/{slug}/{code}/review", won, headers={"HX-Request": "true"})
     wrong = [c for c in (Code.from_index(int(i), size) for i in secret_indices(size)[:40]) if c != secret]
     s.get(f"/replay/{slug}/{code}", {"l": 30, "g": ".".join(str(wrong[i % len(wrong)]) for i in range(30))})
 
