@@ -55,17 +55,26 @@
     }
   }
 
+  // The colour a typed digit names: 0 is the tenth colour of a ten-colour game.
+  function colour(digit, colors) {
+    var d = Number(digit);
+    return d === 0 && colors === 10 ? 10 : d;
+  }
+  function words(colors) {
+    return colors === 10 ? "the digits 1 to 9 and 0 (the tenth colour)" : "the digits 1 to " + colors;
+  }
+
   // The same checks the server makes, so the player hears why at once.
   function problem() {
     var field = input(), box = game();
     var pegs = Number(box.dataset.pegs), colors = Number(box.dataset.colors);
     var raw = field.value.replace(/[\s,\-]/g, "");
     if (!raw) return "Enter " + pegs + " colours first.";
-    if (/[^0-9]/.test(raw)) return "Use only the digits 1 to " + colors + ".";
+    if (/[^0-9]/.test(raw)) return "Use only " + words(colors) + ".";
     if (raw.length !== pegs) return "A code has " + pegs + " colours; '" + raw + "' has " + raw.length + ".";
     for (var i = 0; i < raw.length; i++) {
-      var d = Number(raw[i]);
-      if (d < 1 || d > colors) return "Colour " + d + " is not in this game: use 1 to " + colors + ".";
+      var d = colour(raw[i], colors);
+      if (d < 1 || d > colors) return "Colour " + raw[i] + " is not in this game: use " + words(colors) + ".";
     }
     return "";
   }
@@ -128,9 +137,9 @@
     var onButton = target.tagName === "BUTTON";
     if (/^[0-9]$/.test(event.key)) {
       var colors = Number(game().dataset.colors);
-      var d = Number(event.key);
+      var d = colour(event.key, colors);
       if (d >= 1 && d <= colors) add(event.key);
-      else message("Colour " + d + " is not in this game: use 1 to " + colors + ".");
+      else message("Colour " + event.key + " is not in this game: use " + words(colors) + ".");
       event.preventDefault();
     } else if (event.key === "Backspace") {
       removeLast();

@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from webapp.engine import Code, CodeError, Feedback, FeedbackError, GameSize, SizeError, feedback
+from webapp.engine.codes import conceal, reveal
 
 # secret, guess, black, white: the worked examples of rules-and-strategies.md
 WORKED = [
@@ -119,7 +120,7 @@ def test_parse_accepts_separators():
     [
         ({"pegs": 99}, "Pegs must be from 2 to 6, not 99."),
         ({"pegs": 1}, "Pegs must be from 2 to 6"),
-        ({"colors": 10}, "Colours must be from 2 to 9, not 10."),
+        ({"colors": 11}, "Colours must be from 2 to 10, not 11."),
         ({"pegs": 5, "colors": 4, "distinct": True}, "at least 5 colours"),
         ({"pegs": True}, "Pegs must be a whole number"),
     ],
@@ -143,3 +144,17 @@ def test_feedback_encoding_round_trip():
             reply = Feedback(black, white)
             assert Feedback.decode(reply.encode(5), 5) == reply
     assert size.solved == Feedback(5, 0).encode(5)
+
+
+def test_the_tenth_colour_is_written_0():
+    ten = GameSize(4, 10)
+    code = Code.parse("1090", ten)
+    assert code.pegs == (1, 10, 9, 10) and str(code) == "1090"
+    assert Code.from_index(code.index(ten), ten) == code
+    assert Code.from_index(ten.n_codes - 1, ten) == Code.parse("0000", ten)
+    with pytest.raises(CodeError, match="Colour 0 is not in this game: use the digits 1 to 9"):
+        Code.parse("1090", GameSize(4, 9))
+    with pytest.raises(CodeError, match="the digits 1 to 9 and 0"):
+        Code.parse("12a4", ten)
+    assert feedback(Code.parse("0012", ten), Code.parse("1200", ten)) == Feedback(0, 4)
+    assert str(reveal(conceal(code, ten), ten)) == "1090"

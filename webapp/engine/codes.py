@@ -25,7 +25,9 @@ JSON = dict[str, Any]
 Progress = Callable[[int, int], None]
 
 MIN_PEGS, MAX_PEGS = 2, 6
-MIN_COLORS, MAX_COLORS = 2, 9
+MIN_COLORS, MAX_COLORS = 2, 10
+# With ten colours the tenth is typed and shown as 0 (on the keyboard after 9).
+TENTH = 10
 MIN_GUESSES, MAX_GUESSES = 1, 30
 
 
@@ -173,14 +175,14 @@ class Code:
         bad = sorted({ch for ch in compact if not ch.isdigit() or not ch.isascii()})
         if bad:
             shown = ", ".join(f"'{ch}'" for ch in bad)
-            raise CodeError(f"{shown} is not a colour: use the digits 1 to {size.colors}.")
+            raise CodeError(f"{shown} is not a colour: use {digits_words(size)}.")
         if len(compact) != size.pegs:
             raise CodeError(f"A code has {size.pegs} colours; '{compact}' has {len(compact)}.")
-        pegs = tuple(int(ch) for ch in compact)
+        pegs = tuple(digit_value(ch, size) for ch in compact)
         out_of_range = sorted({p for p in pegs if not 1 <= p <= size.colors})
         if out_of_range:
-            shown = ", ".join(str(p) for p in out_of_range)
-            raise CodeError(f"Colour {shown} is not in this game: use 1 to {size.colors}.")
+            shown = ", ".join(str(p % 10) for p in out_of_range)
+            raise CodeError(f"Colour {shown} is not in this game: use {digits_words(size)}.")
         return cls(pegs)
 
     @classmethod
@@ -204,12 +206,31 @@ class Code:
         return len(set(self.pegs)) == len(self.pegs)
 
     def __str__(self) -> str:
-        return "".join(str(p) for p in self.pegs)
+        return "".join(peg_digit(p) for p in self.pegs)
+
+
+def peg_digit(peg: int) -> str:
+    """How a colour is written: its number, and 0 for the tenth."""
+    return "0" if peg == TENTH else str(peg)
+
+
+def digit_value(ch: str, size: GameSize) -> int:
+    """The colour a typed digit names: 0 is the tenth colour of a ten-colour
+    game, and no colour otherwise (reported as out of range)."""
+    value = int(ch)
+    return TENTH if value == 0 and size.colors == TENTH else value
+
+
+def digits_words(size: GameSize) -> str:
+    """``the digits 1 to 6``, or ``the digits 1 to 9 and 0`` with ten colours."""
+    if size.colors == TENTH:
+        return "the digits 1 to 9 and 0 (the tenth colour)"
+    return f"the digits 1 to {size.colors}"
 
 
 def example(size: GameSize) -> str:
     """An example code for messages: ``1234`` style, within the size."""
-    return "".join(str(1 + i % size.colors) for i in range(size.pegs))
+    return "".join(peg_digit(1 + i % size.colors) for i in range(size.pegs))
 
 
 def feedback(guess: Code, secret: Code) -> Feedback:

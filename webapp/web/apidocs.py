@@ -40,7 +40,12 @@ def whole(low: int, high: int, description: str, **extra) -> dict:
 # --- the objects ---------------------------------------------------------------------------
 
 PEGS = whole(MIN_PEGS, MAX_PEGS, "Pegs in a code.", default=DEFAULTS["pegs"])
-COLORS = whole(MIN_COLORS, MAX_COLORS, "Colours a peg may take, numbered from 1.", default=DEFAULTS["colors"])
+COLORS = whole(
+    MIN_COLORS,
+    MAX_COLORS,
+    "Colours a peg may take, numbered from 1 (the tenth is written 0).",
+    default=DEFAULTS["colors"],
+)
 MAX_GUESSES_FIELD = whole(
     MIN_GUESSES, MAX_GUESSES, "Guesses allowed before the game is lost.", default=DEFAULTS["max_guesses"]
 )
@@ -119,9 +124,10 @@ SCHEMAS = {
     },
     "Code": {
         "type": "string",
-        "pattern": f"^[1-{MAX_COLORS}]{{{MIN_PEGS},{MAX_PEGS}}}$",
+        "pattern": f"^[0-9]{{{MIN_PEGS},{MAX_PEGS}}}$",
         "examples": ["1122"],
-        "description": "A code: one digit per peg, colours numbered from 1.",
+        "description": f"A code: one digit per peg, colours numbered from 1 (with {MAX_COLORS} colours the "
+        "tenth is written 0).",
     },
     "Reply": {
         "type": "object",

@@ -15,6 +15,7 @@ from flask import abort, current_app, g, render_template, request, url_for
 
 from .. import store
 from ..engine import Feedback, GameSize, MastermindError
+from ..engine.codes import peg_digit
 from ..engine.strategies import Budget, TooSlow
 from .errors import error_response
 from .links import game_replay_url
@@ -23,11 +24,16 @@ from .links import game_replay_url
 @dataclass(frozen=True)
 class Color:
     """How colour ``number`` is named and marked, so that no peg relies on
-    colour alone. Its fill and ink are the stylesheet's ``.c1`` … ``.c9``."""
+    colour alone. Its fill and ink are the stylesheet's ``.c1`` … ``.c10``;
+    the tenth is written 0 (``digit``)."""
 
     number: int
     name: str
     symbol: str
+
+    @property
+    def digit(self) -> str:
+        return peg_digit(self.number)
 
 
 PALETTE = (
@@ -40,6 +46,7 @@ PALETTE = (
     Color(7, "cyan", "⬟"),
     Color(8, "pink", "♥"),
     Color(9, "brown", "✖"),
+    Color(10, "white", "✿"),
 )
 
 

@@ -74,7 +74,7 @@ def size_slug(size: GameSize) -> str:
 
 def size_from_slug(text: str) -> GameSize | None:
     """The size a slug names (ASCII digits only), or None."""
-    match = re.fullmatch(r"([0-9])x([0-9])(d?)", text or "")
+    match = re.fullmatch(r"([0-9])x(10|[0-9])(d?)", text or "")
     return GameSize(int(match[1]), int(match[2]), bool(match[3])) if match else None
 
 
