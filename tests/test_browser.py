@@ -346,3 +346,26 @@ def test_hard_mode_refuses_a_guess_that_could_not_be_the_secret(page, live_serve
         f"{wrong} cannot be the secret: {first} got"
     )
     expect(page.locator("ol.rows > li")).to_have_count(1)  # nothing stored
+
+
+def test_ten_colours_by_keys_and_palette(page, live_server, app):
+    """The tenth colour is the key 0 and the last palette button; the pegs show 0."""
+    page.goto(live_server.url + "/")
+    page.locator("input[name=colors]").fill("10")
+    page.get_by_role("button", name="Start game").click()
+    page.wait_for_load_state()
+    expect(page.locator(".palette button.peg")).to_have_count(10)
+    page.locator("main").click(position={"x": 5, "y": 5})
+    for key in "10":
+        page.keyboard.press(key)
+    page.get_by_role("button", name="Add 0 white").click()
+    page.get_by_role("button", name="Add 9 brown").click()
+    expect(page.locator("#guess-input")).to_have_value("1009")
+    page.get_by_role("button", name="Guess", exact=True).click()
+    row = page.locator('ol.rows > li[data-guess="1009"]')
+    expect(row).to_have_count(1)
+    expect(row.locator(".peg b")).to_have_text(["1", "0", "0", "9"])
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "ten-colours.png"), full_page=True)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.screenshot(path=str(SHOTS / "ten-colours-phone.png"), full_page=True)

@@ -159,3 +159,16 @@ def test_line_matches_the_page_api(client):
     assert lines[1].split()[:3] == ["1", "1122", "0,0"] and lines[-1].split()[2] == "4,0"
     status, _ = run("line", "--adversary", "cunning")
     assert status == 2
+
+
+def test_ten_colours_write_the_tenth_as_0():
+    status, out = run("analyse", "--pegs", "3", "--colors", "10", "--strategy", "knuth", "--json")
+    assert status == 0
+    data = json.loads(out)
+    result = data[0] if isinstance(data, list) else data
+    assert sum(int(v) for v in result["histogram"].values()) == 1000
+    status, out = run("suggest", "--pegs", "4", "--colors", "10")
+    assert status == 0 and "10000 codes remain" in out
+    status, out = run("analyse", "--pegs", "3", "--colors", "10", "--strategy", "knuth")
+    worst = out.strip().splitlines()[-1].split(": ", 1)[1].split()
+    assert any("0" in code for code in worst) and all(len(code) == 3 for code in worst if code != "…")

@@ -265,7 +265,7 @@ def build_parser() -> Parser:
 
     def common(p):
         p.add_argument("--pegs", type=int, default=4, help="pegs in a code (2-6, default 4)")
-        p.add_argument("--colors", type=int, default=6, help="colours (2-9, default 6)")
+        p.add_argument("--colors", type=int, default=6, help="colours (2-10, default 6; the tenth is written 0)")
         p.add_argument("--distinct", action="store_true", help="the secret uses different colours")
         p.add_argument("--strategy", default="knuth", help="a strategy name (default knuth)")
         p.add_argument("--seed", type=int, default=0, help="seed of the random strategy")
