@@ -36,7 +36,7 @@ def test_create_custom_and_fetch(client):
     "body, words",
     [
         ({"pegs": 99}, "Pegs must be from 2 to 6, not 99."),
-        ({"colors": 1}, "Colours must be from 2 to 9"),
+        ({"colors": 1}, "Colours must be from 2 to 10"),
         ({"pegs": "4"}, "Pegs must be a whole number from 2 to 6"),
         ({"max_guesses": 0}, "Guesses allowed must be from 1 to 30, not 0."),
         ({"distinct": "yes"}, "true or false"),

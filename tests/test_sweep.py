@@ -1,5 +1,5 @@
 """The whole space of inputs the forms accept, swept: every route that takes
-a size, for every size (2 to 6 pegs, 2 to 9 colours, repeated and different
+a size, for every size (2 to 6 pegs, 2 to 10 colours, repeated and different
 colours), with the main options (every strategy, both adversaries, a history
 a step in, a finished game's replay). No answer may be a 5xx, and none may
 take longer than a request is meant to (the engine's budget plus what every
