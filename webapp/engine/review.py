@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -37,11 +37,12 @@ from .codes import JSON, Array, Code, Feedback, GameSize, History, secret_indice
 from .optimal import (
     MAX_OPTIMAL_CODES,
     OptimalSolver,
+    _classes,
     _solvers_lock,
     bounds_tables,
     set_key,
     shared_solver,
-    shipped,
+    shipped_choices,
 )
 from .strategies import colors_mask, guess_pool, played_mask
 from .tables import feedback_table
@@ -163,7 +164,6 @@ class Review:
     moves: list[MoveReview]
     knuth: list[Code] | None = None  # Knuth's algorithm's game on the same secret
     won: bool = True
-    extra: JSON = field(default_factory=dict)
 
     @property
     def exact(self) -> bool:
@@ -217,12 +217,8 @@ def tree_totals(size: GameSize) -> dict[bytes, tuple[int, int]] | None:
     """Candidate set → (optimal total, the tree's guess) for every node of the
     shipped optimal tree of ``size`` (its subtrees are optimal for their own
     positions, or the whole would not be), or None without one."""
-    if not shipped(size):
-        return None
-    from .optimal import _classes, shipped_choices
-
     choices = shipped_choices(size, None)
-    if choices is None:  # pragma: no cover  (shipped says the file is there)
+    if choices is None:
         return None
     matrix = OptimalSolver.matrix_of(size)
     totals: dict[bytes, tuple[int, int]] = {}
@@ -426,8 +422,8 @@ def review_move(
     table = feedback_table(size)
     counts = table.class_counts(np.array([g]), cands)[0]
     luck = luck_of(counts, reply.encode(size.pegs), size.solved)
-    in_tree = values.tree is not None and set_key(cands) in values.tree
-    if values.searchable(n) or (in_tree and values.tree is not None and values.tree[set_key(cands)][1] == g):
+    in_tree = values.tree.get(set_key(cands)) if values.tree is not None else None
+    if values.searchable(n) or (in_tree is not None and in_tree[1] == g):
         group = values.group(history)
         best_total, best_guess = values.best(cands, played, depth, group)
         mine = best_total if g == best_guess else values.of_guess(g, cands, played, depth, group)
@@ -439,8 +435,8 @@ def review_move(
                 if values.of_guess(int(c), cands, played, depth, group, bound=best_total + 1) == best_total:
                     best_guess = int(c)
                     break
-        if mine <= best_total:
-            best_guess = g if np.isin(g, cands) or not np.isin(best_guess, cands) else best_guess
+        if mine <= best_total and (np.isin(g, cands) or not np.isin(best_guess, cands)):
+            best_guess = g  # the player's own guess is as good, and as likely to be the secret
         return MoveReview(
             depth, guess, reply, n, float(mine), float(best_total), Code.from_index(best_guess, size), luck, True
         )

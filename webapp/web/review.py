@@ -17,7 +17,7 @@ from .. import jobs
 from ..engine import Code, Feedback, GameSize, get_strategy
 from ..engine.codes import conceal, feedback
 from ..engine.lines import LineError, play_against
-from ..engine.review import ESTIMATE_METHOD, RATINGS, position_params, positions, quick, review_game
+from ..engine.review import ESTIMATE_METHOD, RATINGS, Review, position_params, positions, quick, review_game
 from ..engine.strategies import Budget, TooSlow
 from .links import DEFAULT_LIMIT, classroom_url, size_slug
 
@@ -44,8 +44,6 @@ def _game(params: dict) -> tuple[GameSize, Code, list]:
 
 
 def compute_review(params: dict, progress) -> dict:
-    from ..engine.review import Review
-
     size, secret, history = _game(params)
     moves = review_game(
         size,

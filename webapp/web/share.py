@@ -168,18 +168,13 @@ def replay(size, code):
 
 @bp.get("/replay/<size>/<code>/review")
 def review(size, code):
-    """The review of the game a replay link describes: the fragment boards
-    and replays poll while the job works (guesses in ``g``, the winning one
-    included or not)."""
+    """The review of the game a replay link describes (the same arguments):
+    the fragment a replay's end polls while the job works."""
     try:
         state = parse_replay(size, code, request.args)
     except MastermindError as exc:
         return render_template("error.html", status=400, message=str(exc)), 400
-    part = reviews.section(state["size"], state["secret"], [g for g, _ in state["history"]], state["limit"])
-    refresh = request.args.get("from", "")
-    context = reviews.template_context(part)
-    return render_template(
-        "_review.html",
-        refresh_url=refresh if refresh.startswith("/") and not refresh.startswith("//") else None,
-        **context,
-    )
+    guesses = [g for g, _ in state["history"]]
+    part = reviews.section(state["size"], state["secret"], guesses, state["limit"])
+    end = replay_url(state["size"], state["secret"], guesses, state["limit"], step=len(guesses))
+    return render_template("_review.html", refresh_url=end, **reviews.template_context(part))

@@ -44,26 +44,25 @@ def streaks(days_won: set[int], current_day: int) -> tuple[int, int]:
 def strategy_lengths(game: store.Played, work: Budget) -> dict | None:
     """Guesses Knuth's algorithm and optimal play need for the game's secret
     (optimal None where it is not offered), kept once known; None when the
-    request's budget is spent."""
-    params: dict = {
+    request's budget is spent before they are (another visit continues)."""
+    params = {
         "pegs": game.size.pegs,
         "colors": game.size.colors,
         "distinct": game.size.distinct,
         "secret": str(game.secret),
     }
-    if jobs.is_stored("secret-lengths", params):
-        return jobs.remembered("secret-lengths", params, lambda: None)
+
+    def compute() -> dict:  # raises beyond the budget, so that nothing is kept
+        def length(name: str) -> int:
+            return len(play_against(get_strategy(name), game.size, game.secret, work))
+
+        offered = get_strategy("optimal").available(game.size)
+        return {"knuth": length("knuth"), "optimal": length("optimal") if offered else None}
+
     try:
-        knuth = len(play_against(get_strategy("knuth"), game.size, game.secret, work))
-    except MastermindError:  # beyond this request's budget: another visit continues
+        return jobs.remembered("secret-lengths", params, compute)
+    except MastermindError:
         return None
-    optimal: int | None = None
-    if get_strategy("optimal").available(game.size):
-        try:
-            optimal = len(play_against(get_strategy("optimal"), game.size, game.secret, work))
-        except MastermindError:
-            return None
-    return jobs.remembered("secret-lengths", params, lambda: {"knuth": knuth, "optimal": optimal})
 
 
 def mean(values: list) -> float | None:
