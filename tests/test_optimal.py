@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from webapp.engine import GameSize, SizeError
-from webapp.engine.codes import secret_indices
+from webapp.engine.codes import guess_indices, secret_indices
 from webapp.engine.optimal import OptimalSolver
 from webapp.engine.tables import feedback_table
 
@@ -14,7 +14,7 @@ from webapp.engine.tables import feedback_table
 def plain_optimum(size: GameSize, max_guesses=None, candidates_only=False):
     """Try every guess at every node, no pruning, no symmetry."""
     matrix = feedback_table(size).matrix
-    every = range(size.n_codes)
+    every = [int(g) for g in guess_indices(size)]
     solved = size.solved
 
     @cache
@@ -40,7 +40,15 @@ def plain_optimum(size: GameSize, max_guesses=None, candidates_only=False):
     return None if value == float("inf") else value
 
 
-SMALL = [GameSize(2, 3), GameSize(3, 3), GameSize(2, 5), GameSize(3, 4, distinct=True), GameSize(4, 3)]
+SMALL = [
+    GameSize(2, 3),
+    GameSize(3, 3),
+    GameSize(2, 5),
+    GameSize(3, 4, distinct=True),
+    GameSize(4, 3),
+    GameSize(3, 4, distinct_guesses=True),
+    GameSize(2, 6, distinct_guesses=True),
+]
 
 
 @pytest.mark.parametrize("size", SMALL, ids=lambda s: s.label())

@@ -58,8 +58,28 @@ class Progress:
             self.stream.flush()
 
 
+# Named sizes: ``--preset bulls-and-cows`` stands for its size options.
+SIZE_PRESETS = {"bulls-and-cows": GameSize(4, 10, True, True)}
+
+
 def size_from(args) -> GameSize:
-    return GameSize(args.pegs, args.colors, args.distinct)
+    if args.preset is not None:
+        return SIZE_PRESETS[args.preset]
+    return GameSize(args.pegs, args.colors, args.distinct, args.distinct_guesses)
+
+
+def size_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--pegs", type=int, default=4, help="pegs in a code (2-6, default 4)")
+    p.add_argument("--colors", type=int, default=6, help="colours (2-10, default 6; the tenth is written 0)")
+    p.add_argument("--distinct", action="store_true", help="the secret uses different colours")
+    p.add_argument(
+        "--distinct-guesses", action="store_true", help="every guess uses different colours too (implies --distinct)"
+    )
+    p.add_argument(
+        "--preset",
+        choices=sorted(SIZE_PRESETS),
+        help="a named game: bulls-and-cows is --pegs 4 --colors 10 --distinct --distinct-guesses",
+    )
 
 
 def strategy_names(name: str) -> list[str]:
@@ -213,6 +233,7 @@ def cmd_optimal(args, out) -> None:
                         "pegs": size.pegs,
                         "colors": size.colors,
                         "distinct": size.distinct,
+                        "distinct_guesses": size.distinct_guesses,
                         "strategy": name,
                         "max_guesses": args.max_guesses,
                         "feasible": False,
@@ -264,9 +285,7 @@ def build_parser() -> Parser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 
     def common(p):
-        p.add_argument("--pegs", type=int, default=4, help="pegs in a code (2-6, default 4)")
-        p.add_argument("--colors", type=int, default=6, help="colours (2-10, default 6; the tenth is written 0)")
-        p.add_argument("--distinct", action="store_true", help="the secret uses different colours")
+        size_arguments(p)
         p.add_argument("--strategy", default="knuth", help="a strategy name (default knuth)")
         p.add_argument("--seed", type=int, default=0, help="seed of the random strategy")
         p.add_argument("--json", action="store_true", help="print JSON")
@@ -293,9 +312,7 @@ def build_parser() -> Parser:
     line_p.set_defaults(run=cmd_line)
 
     optimal_p = sub.add_parser("optimal", help="the exact optimal strategy")
-    optimal_p.add_argument("--pegs", type=int, default=4, help="pegs in a code (default 4)")
-    optimal_p.add_argument("--colors", type=int, default=6, help="colours (default 6)")
-    optimal_p.add_argument("--distinct", action="store_true", help="the secret uses different colours")
+    size_arguments(optimal_p)
     optimal_p.add_argument(
         "--max-guesses", type=int, metavar="K", help="never more than K guesses (optimal worst case)"
     )

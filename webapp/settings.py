@@ -34,11 +34,18 @@ BOARDS = (
         10,
         "4 pegs, 6 colours; the secret uses 4 different colours.",
     ),
+    Board(
+        "bulls-and-cows",
+        "Bulls and Cows",
+        GameSize(4, 10, distinct=True, distinct_guesses=True),
+        10,
+        "4 different digits 0–9, every guess too; a bull is a right digit in the right place, a cow one elsewhere.",
+    ),
 )
 BOARDS_BY_KEY = {b.key: b for b in BOARDS}
 # A player's name, in a challenge, has at most this many characters.
 MAX_NAME = 40
-DEFAULTS = {"pegs": 4, "colors": 6, "max_guesses": 10, "distinct": False}
+DEFAULTS = {"pegs": 4, "colors": 6, "max_guesses": 10, "distinct": False, "distinct_guesses": False}
 
 
 def small_number(text) -> int | None:
@@ -75,6 +82,7 @@ def _whole(name: str, value, typed: bool) -> int:
 
 FLAGS = {  # what each yes-or-no setting asks
     "distinct": "whether the secret uses different colours",
+    "distinct_guesses": "whether every guess uses different colours",
     "hard": "whether to play in hard mode",
 }
 
@@ -102,10 +110,11 @@ def parse_size(data, typed: bool = False) -> GameSize:
         raise SettingsError('The settings must be an object such as {"pegs": 4, "colors": 6}.')
     pegs = _whole("pegs", data.get("pegs", DEFAULTS["pegs"]), typed)
     colors = _whole("colors", data.get("colors", DEFAULTS["colors"]), typed)
-    distinct = (
-        _flag("distinct", data.get("distinct", DEFAULTS["distinct"]), typed) if (typed or "distinct" in data) else False
+    distinct, guesses = (
+        _flag(name, data.get(name, DEFAULTS[name]), typed) if (typed or name in data) else False
+        for name in ("distinct", "distinct_guesses")
     )
-    return GameSize(pegs, colors, distinct)
+    return GameSize(pegs, colors, distinct, guesses)
 
 
 def parse_settings(data, typed: bool) -> tuple[GameSize, int]:
@@ -117,3 +126,19 @@ def parse_settings(data, typed: bool) -> tuple[GameSize, int]:
     if not MIN_GUESSES <= limit <= MAX_GUESSES:
         raise SettingsError(f"Guesses allowed must be from {MIN_GUESSES} to {MAX_GUESSES}, not {limit}.")
     return size, limit
+
+
+def size_params(size: GameSize) -> dict:
+    """A size as the plain fields a background job's parameters hold."""
+    return {
+        "pegs": size.pegs,
+        "colors": size.colors,
+        "distinct": size.distinct,
+        "distinct_guesses": size.distinct_guesses,
+    }
+
+
+def size_from_params(params: dict) -> GameSize:
+    """The inverse of :func:`size_params` (jobs stored before the rule for
+    guesses existed have no ``distinct_guesses``)."""
+    return GameSize(params["pegs"], params["colors"], params["distinct"], params.get("distinct_guesses", False))

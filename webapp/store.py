@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from flask import current_app, g
 
 from .engine import Code, Feedback, GameSize, contradiction, feedback, secret_indices
+from .engine.codes import check_guess
 
 # The schema, as numbered steps: a database made by an earlier version of the
 # app is brought up to date by the steps it has not had (its version is kept
@@ -150,7 +151,20 @@ ALTER TABLE games ADD COLUMN player TEXT;
 CREATE INDEX IF NOT EXISTS games_by_player ON games (player);
 """,
     ),
+    (
+        6,
+        """ALTER TABLE games ADD COLUMN distinct_guesses INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE challenges ADD COLUMN distinct_guesses INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE codemaker_games ADD COLUMN distinct_guesses INTEGER NOT NULL DEFAULT 0;
+""",
+    ),
 )
+
+
+def size_of(row) -> GameSize:
+    """The game size a row of games, challenges or codemaker_games holds."""
+    return GameSize(row["pegs"], row["colors"], bool(row["distinct_"]), bool(row["distinct_guesses"]))
+
 
 PLAYING, WON, LOST = "playing", "won", "lost"
 
@@ -502,13 +516,15 @@ def insert_game(
     """Write a new game and its watch link inside the caller's transaction."""
     game_id = new_game_id()
     db.execute(
-        "INSERT INTO games (id, pegs, colors, distinct_, max_guesses, secret, created_at, hard, player)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO games"
+        " (id, pegs, colors, distinct_, distinct_guesses, max_guesses, secret, created_at, hard, player)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             game_id,
             size.pegs,
             size.colors,
             int(size.distinct),
+            int(size.distinct_guesses),
             max_guesses,
             str(secret),
             time.time(),
@@ -529,7 +545,7 @@ def load_game(game_id: str, db=None, lock: bool = False) -> Game:
     ).fetchone()
     if row is None:
         raise GameNotFound(game_id)
-    size = GameSize(row["pegs"], row["colors"], bool(row["distinct_"]))
+    size = size_of(row)
     game = Game(
         row["id"],
         size,
@@ -558,6 +574,7 @@ def add_guess(game_id: str, guess: Code, move: int | None = None) -> Game:
             if move < game.next_move:
                 raise StaleMove(f"Guess {move} was already recorded; the board shows it now.")
             raise StaleMove(f"This game is at guess {game.next_move}, not {move}: reload the board.")
+        check_guess(guess, game.size)  # a guess the rules forbid: CodeError, nothing stored
         if game.hard:  # checked against the moves stored, under the game's lock
             found = contradiction(game.history(), guess)
             if found is not None:
@@ -732,13 +749,15 @@ def create_challenge(size: GameSize, max_guesses: int, secret: Code | None = Non
     secret = secret or random_secret(size)
     challenge = Challenge(new_game_id(), size, max_guesses, secret, secrets.token_urlsafe(16))
     get_db().execute(
-        "INSERT INTO challenges (id, pegs, colors, distinct_, max_guesses, secret, results_key, created_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO challenges"
+        " (id, pegs, colors, distinct_, distinct_guesses, max_guesses, secret, results_key, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             challenge.id,
             size.pegs,
             size.colors,
             int(size.distinct),
+            int(size.distinct_guesses),
             max_guesses,
             str(secret),
             challenge.results_key,
@@ -755,7 +774,7 @@ def load_challenge(challenge_id: str, results_key: str | None = None) -> Challen
         results_key is not None and not secrets.compare_digest(str(results_key).encode(), row["results_key"].encode())
     ):
         raise ChallengeNotFound(challenge_id)
-    size = GameSize(row["pegs"], row["colors"], bool(row["distinct_"]))
+    size = size_of(row)
     return Challenge(row["id"], size, row["max_guesses"], Code.parse(row["secret"], size), row["results_key"])
 
 
@@ -846,8 +865,9 @@ class CodemakerGame:
 def create_codemaker(size: GameSize, strategy: str) -> CodemakerGame:
     game_id = new_game_id()
     get_db().execute(
-        "INSERT INTO codemaker_games (id, pegs, colors, distinct_, strategy, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-        (game_id, size.pegs, size.colors, int(size.distinct), strategy, time.time()),
+        "INSERT INTO codemaker_games (id, pegs, colors, distinct_, distinct_guesses, strategy, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (game_id, size.pegs, size.colors, int(size.distinct), int(size.distinct_guesses), strategy, time.time()),
     )
     return load_codemaker(game_id)
 
@@ -859,7 +879,7 @@ def load_codemaker(game_id: str, db=None, lock: bool = False) -> CodemakerGame:
     ).fetchone()
     if row is None:
         raise CodemakerNotFound(game_id)
-    size = GameSize(row["pegs"], row["colors"], bool(row["distinct_"]))
+    size = size_of(row)
     game = CodemakerGame(row["id"], size, row["strategy"])
     for move in db.execute(
         "SELECT guess, black, white FROM codemaker_replies WHERE game_id = ? ORDER BY move", (game.id,)
@@ -1039,7 +1059,8 @@ def finished_games(player: str, limit: int = 1000) -> list[Played]:
     """The finished games of ``player`` (the newest ``limit``), oldest first."""
     db = get_db()
     games = db.execute(
-        "SELECT g.id, g.pegs, g.colors, g.distinct_, g.max_guesses, g.secret, g.status, d.day, g.created_at"
+        "SELECT g.id, g.pegs, g.colors, g.distinct_, g.distinct_guesses, g.max_guesses, g.secret, g.status,"
+        " d.day, g.created_at"
         " FROM games g"
         " LEFT JOIN daily_games d ON d.game_id = g.id"
         " WHERE g.player = ? AND g.status <> ? ORDER BY g.created_at DESC, g.id LIMIT ?",
@@ -1047,7 +1068,7 @@ def finished_games(player: str, limit: int = 1000) -> list[Played]:
     ).fetchall()
     out = []
     for row in reversed(games):
-        size = GameSize(row["pegs"], row["colors"], bool(row["distinct_"]))
+        size = size_of(row)
         guesses = [
             Code.parse(r[0], size)
             for r in db.execute("SELECT guess FROM guesses WHERE game_id = ? ORDER BY move", (row["id"],))

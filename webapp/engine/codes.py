@@ -53,12 +53,17 @@ class HistoryError(MastermindError):
 
 @dataclass(frozen=True)
 class GameSize:
-    """How many pegs a code has, how many colours there are, and whether the
-    secret must use different colours."""
+    """How many pegs a code has, how many colours there are, whether the
+    secret must use different colours, and whether every guess must too.
+
+    A game whose guesses use different colours can only be won when the
+    secret does too, so ``distinct_guesses`` implies ``distinct``.
+    """
 
     pegs: int = 4
     colors: int = 6
     distinct: bool = False
+    distinct_guesses: bool = False
 
     def __post_init__(self) -> None:
         for name, label, low, high in (
@@ -72,6 +77,10 @@ class GameSize:
                 raise SizeError(f"{label} must be from {low} to {high}, not {value}.")
         if not isinstance(self.distinct, bool):
             raise SizeError("Whether the secret uses different colours must be true or false.")
+        if not isinstance(self.distinct_guesses, bool):
+            raise SizeError("Whether every guess uses different colours must be true or false.")
+        if self.distinct_guesses and not self.distinct:
+            object.__setattr__(self, "distinct", True)
         if self.distinct and self.colors < self.pegs:
             raise SizeError(
                 f"A secret of {self.pegs} different colours needs at least {self.pegs} colours, not {self.colors}."
@@ -92,9 +101,19 @@ class GameSize:
         """The encoded feedback of a correct guess (all black)."""
         return Feedback(self.pegs, 0).encode(self.pegs)
 
+    @property
+    def is_bulls_and_cows(self) -> bool:
+        """Bulls and Cows: four different digits 0-9, every guess too."""
+        return (self.pegs, self.colors, self.distinct_guesses) == (4, 10, True)
+
+    def allows_guess(self, code: Code) -> bool:
+        """Whether ``code`` may be guessed in this game."""
+        return not self.distinct_guesses or code.is_distinct()
+
     def label(self) -> str:
-        """A short name such as ``4×6`` or ``4×6 distinct``."""
-        return f"{self.pegs}×{self.colors}" + (" distinct" if self.distinct else "")
+        """A short name such as ``4×6``, ``4×6 distinct`` or ``4×6 distinct guesses``."""
+        rule = " distinct guesses" if self.distinct_guesses else " distinct" if self.distinct else ""
+        return f"{self.pegs}×{self.colors}{rule}"
 
 
 @dataclass(frozen=True, order=True)
@@ -141,8 +160,12 @@ class Feedback:
         """The ``"black,white"`` form used in tree exports."""
         return f"{self.black},{self.white}"
 
-    def describe(self) -> str:
-        """Words for a screen reader: ``"2 black, 1 white"``."""
+    def describe(self, bulls: bool = False) -> str:
+        """Words for a screen reader: ``"2 black, 1 white"``, or in Bulls and
+        Cows ``"2 bulls, 1 cow"``."""
+        if bulls:
+            bull, cow = ("bull" if self.black == 1 else "bulls"), ("cow" if self.white == 1 else "cows")
+            return f"{self.black} {bull}, {self.white} {cow}"
         return f"{self.black} black, {self.white} white"
 
     def __str__(self) -> str:
@@ -283,6 +306,27 @@ def secret_indices(size: GameSize) -> np.ndarray:
     return _secret_indices(size)
 
 
+def guess_indices(size: GameSize) -> np.ndarray:
+    """Indices of every code the codebreaker may guess, ascending: every code,
+    or with ``distinct_guesses`` the codes of different colours."""
+    return _secret_indices(size) if size.distinct_guesses else _secret_indices(GameSize(size.pegs, size.colors))
+
+
+def check_guess(code: Code, size: GameSize) -> None:
+    """Raise :class:`CodeError` when the rules forbid guessing ``code``.
+
+    >>> check_guess(Code.parse("1123", GameSize(4, 6, distinct_guesses=True)), GameSize(4, 6, distinct_guesses=True))
+    Traceback (most recent call last):
+    ...
+    webapp.engine.codes.CodeError: 1123 repeats colour 1: in this game every guess uses different colours.
+    """
+    if not size.allows_guess(code):
+        repeated = next(p for p in code.pegs if code.pegs.count(p) > 1)
+        raise CodeError(
+            f"{code} repeats colour {peg_digit(repeated)}: in this game every guess uses different colours."
+        )
+
+
 def contradiction(history: History, guess: Code) -> tuple[Code, Feedback, Feedback] | None:
     """The first move of ``history`` that ``guess`` could not be the secret
     of: that move's guess, the reply it got, and the reply it would have got
@@ -322,7 +366,12 @@ def parse_history(items: str | Sequence[str], size: GameSize) -> list[tuple[Code
             raise HistoryError(f"'{item[:24]}' is not GUESS:BLACK,WHITE (for example {example(size)}:1,0).")
         if history and history[-1][1].black == size.pegs:
             raise HistoryError(f"Guess {number} comes after the code was already found.")
-        history.append((Code.parse(guess, size), Feedback.parse(reply, size)))
+        code = Code.parse(guess, size)
+        try:
+            check_guess(code, size)
+        except CodeError as exc:
+            raise HistoryError(f"Guess {number}: {exc}") from None
+        history.append((code, Feedback.parse(reply, size)))
     return history
 
 

@@ -34,8 +34,8 @@ from .strategies import (
     choose,
     colors_mask,
     get_strategy,
-    guess_pool,
     largest,
+    pool_of,
 )
 from .tables import feedback_table
 from .tree import Analysis, Node, analyse
@@ -162,7 +162,7 @@ def step_cost(strategy: Strategy, size: GameSize, cands: np.ndarray, played: int
     n = cands.shape[0]
     if strategy.chooser is not None or not strategy.criteria or n <= strategy.first_candidate_at:
         return 0
-    pool = n if strategy.candidates_only else guess_pool(size.pegs, size.colors, played).shape[0]
+    pool = n if strategy.candidates_only else pool_of(size, played).shape[0]
     return int(pool * n)
 
 
@@ -188,7 +188,7 @@ def greedy_line(
         budget.spend(cost, str(too_slow(size, strategy, f"would score {cost:,} (guess, code) pairs at guess {depth}")))
         if not strategy.quick(size, cands):
             raise too_slow(size, strategy, "would need an exact search")
-        pool = guess_pool(size.pegs, size.colors, played)
+        pool = pool_of(size, played)
         guess = choose(strategy, table, cands, pool, rng, size=size, played=played, depth=depth)
         replies = table.row(guess, cands)
         counts = np.bincount(replies, minlength=size.n_replies)

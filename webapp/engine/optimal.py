@@ -42,8 +42,8 @@ from typing import Any
 import numpy as np
 from cachetools import LRUCache
 
-from .codes import JSON, Array, GameSize, SizeError, code_digits, secret_indices
-from .strategies import Strategy, StrategyError, colors_mask, guess_pool, register
+from .codes import JSON, Array, GameSize, SizeError, code_digits, guess_indices, secret_indices
+from .strategies import Strategy, StrategyError, colors_mask, pool_of, register
 from .tables import feedback_table
 
 # The search's three transposition tables: numba dictionaries (int64 to int64).
@@ -52,8 +52,29 @@ Tables = tuple[Any, Any, Any]
 INF = 1 << 40
 UNBOUNDED = 99  # guesses left when no limit is set
 STATS = ("nodes", "guesses scored", "guesses expanded", "table hits", "closed-form leaves")
-# The search keeps the whole feedback matrix; beyond this many codes it is not offered.
+# The search keeps the whole feedback matrix (one byte per pair of codes) and
+# scores every guess the rules allow: it is offered up to this many guesses
+# (Bulls and Cows has 5,040) on boards of up to this many codes (4 × 10).
 MAX_OPTIMAL_CODES = 4096
+MAX_OPTIMAL_GUESSES = 5040
+MAX_MATRIX_CODES = 10_000
+
+
+def searchable(size: GameSize) -> bool:
+    """Whether the exact search takes this size."""
+    if size.distinct_guesses:
+        return size.n_codes <= MAX_MATRIX_CODES and len(guess_indices(size)) <= MAX_OPTIMAL_GUESSES
+    return size.n_codes <= MAX_OPTIMAL_CODES
+
+
+def search_refusal(size: GameSize) -> str:
+    """Why the exact search does not take ``size``."""
+    return (
+        f"{size.label()} has {size.n_codes:,} codes; the exact optimum is computed here for up to "
+        f"{MAX_OPTIMAL_CODES:,} codes, or {MAX_OPTIMAL_GUESSES:,} guesses of different colours."
+    )
+
+
 # Without a shipped tree, the optimal presets compute positions on demand up to
 # this many codes (the classic game from scratch takes a few seconds).
 ON_DEMAND_CODES = 1296
@@ -89,22 +110,19 @@ class OptimalSolver:
     """
 
     def __init__(self, size: GameSize, max_guesses: int | None = None, candidates_only: bool = False):
-        if size.n_codes > MAX_OPTIMAL_CODES:
-            raise SizeError(
-                f"{size.label()} has {size.n_codes:,} codes; the exact optimum is computed "
-                f"here for up to {MAX_OPTIMAL_CODES:,}."
-            )
+        if not searchable(size):
+            raise SizeError(search_refusal(size))
         self.size = size
         self.max_guesses = max_guesses
         self.candidates_only = candidates_only
-        self.table = feedback_table(size, MAX_OPTIMAL_CODES**2)
+        self.table = feedback_table(size, MAX_MATRIX_CODES**2)
         self.matrix = self.matrix_of(size)
         pegs, colors = size.pegs, size.colors
         self.replies = (pegs + 1) * (pegs + 2) // 2 - 1
         self.slots = (pegs + 1) ** 2
         self.solved = size.solved
         masks = 1 << colors
-        pools = [guess_pool(pegs, colors, mask) for mask in range(masks)]
+        pools = [pool_of(size, mask) for mask in range(masks)]
         self.pool_lens = np.array([len(p) for p in pools], dtype=np.int64)
         self.pools = np.zeros((masks, int(self.pool_lens.max())), dtype=np.int64)
         for mask, pool in enumerate(pools):
@@ -128,7 +146,7 @@ class OptimalSolver:
     @staticmethod
     def matrix_of(size: GameSize) -> Array:
         """The whole feedback matrix of ``size``, which the exact search reads."""
-        matrix = feedback_table(size, MAX_OPTIMAL_CODES**2).matrix
+        matrix = feedback_table(size, MAX_MATRIX_CODES**2 if searchable(size) else 0).matrix
         if matrix is None:  # kept for every size this search takes
             raise SizeError(f"{size.label()} is too large for the exact search.")
         return matrix
@@ -171,6 +189,7 @@ class OptimalSolver:
                 self.replies,
                 self.solved,
                 self.candidates_only,
+                self.size.distinct_guesses,
                 (1 << self.size.colors) - 1,
                 tables[0],
                 tables[1],
@@ -263,7 +282,13 @@ class OptimalSolver:
         if depth_left <= 1 or n > self.cap[depth_left]:
             return INF
         pool = pool_without_dead_variants(
-            self.pools[played, : self.pool_lens[played]], cands, self.colmask, played, (1 << self.size.colors) - 1
+            self.pools[played, : self.pool_lens[played]],
+            cands,
+            self.colmask,
+            played,
+            (1 << self.size.colors) - 1,
+            self.digits,
+            self.size.distinct_guesses,
         )
         bounds = np.empty(pool.shape[0], np.int64)
         bounds_by_classes(
@@ -412,9 +437,9 @@ def set_key(cands: np.ndarray) -> bytes:
     return np.ascontiguousarray(cands, dtype=np.int32).tobytes()
 
 
-def _classes(matrix: Array, guess: int, cands: Array, solved: int) -> list[Array]:
-    """The codes of each reply to ``guess`` but the solved one, by ascending reply."""
-    replies = matrix[guess, cands]
+def _classes(replies: Array, cands: Array, solved: int) -> list[Array]:
+    """The codes of each reply but the solved one, by ascending reply
+    (``replies``: each code's reply to the guess)."""
     order = np.argsort(replies, kind="stable")
     replies, members = replies[order], cands[order]
     values, starts = np.unique(replies, return_index=True)
@@ -431,7 +456,7 @@ def encode_tree(solver: OptimalSolver) -> list[int]:
             return
         guess = solver.choose(cands, played, depth)
         out.append(guess)
-        for members in _classes(matrix, guess, cands, solver.solved):
+        for members in _classes(matrix[guess, cands], cands, solver.solved):
             visit(members, played | int(solver.colmask[guess]), depth + 1)
 
     visit(solver.secrets, 0, 1)
@@ -440,7 +465,7 @@ def encode_tree(solver: OptimalSolver) -> list[int]:
 
 def decode_tree(size: GameSize, guesses: list[int]) -> dict[bytes, int]:
     """Candidate set → guess for every node of a stored tree."""
-    matrix = OptimalSolver.matrix_of(size)
+    table = feedback_table(size)
     choices, stream = {}, iter(guesses)
 
     def visit(cands: Array) -> None:
@@ -448,7 +473,7 @@ def decode_tree(size: GameSize, guesses: list[int]) -> dict[bytes, int]:
             return
         guess = next(stream)
         choices[set_key(cands)] = guess
-        for members in _classes(matrix, guess, cands, size.solved):
+        for members in _classes(table.row(guess, cands), cands, size.solved):
             visit(members)
 
     visit(secret_indices(size).astype(np.int64))
@@ -461,7 +486,7 @@ def data_name(size: GameSize, max_guesses: int | None = None) -> str:
     """File name of a shipped tree, such as ``optimal-4x6-max5.json``."""
     return (
         f"optimal-{size.pegs}x{size.colors}"
-        + ("-distinct" if size.distinct else "")
+        + ("-distinct-guesses" if size.distinct_guesses else "-distinct" if size.distinct else "")
         + (f"-max{max_guesses}" if max_guesses else "")
         + ".json"
     )
@@ -470,7 +495,7 @@ def data_name(size: GameSize, max_guesses: int | None = None) -> str:
 def regenerate_command(size: GameSize, max_guesses: int | None) -> str:
     return (
         f"mastermind optimal --pegs {size.pegs} --colors {size.colors}"
-        + (" --distinct" if size.distinct else "")
+        + (" --distinct-guesses" if size.distinct_guesses else " --distinct" if size.distinct else "")
         + (f" --max-guesses {max_guesses}" if max_guesses else "")
         + f" --data webapp/engine/data/{data_name(size, max_guesses)}"
     )
@@ -487,6 +512,7 @@ def tree_document(solver: OptimalSolver, total: int) -> JSON:
         "pegs": size.pegs,
         "colors": size.colors,
         "distinct": size.distinct,
+        "distinct_guesses": size.distinct_guesses,
         "max_guesses": solver.max_guesses,
         "total": total,
         "guesses": encode_tree(solver),

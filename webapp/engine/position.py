@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .codes import JSON, Code, Feedback, GameSize, History
+from .codes import JSON, Code, Feedback, GameSize, History, guess_indices
 from .strategies import (
     MAX_PAIRS,
     Budget,
@@ -23,8 +23,8 @@ from .strategies import (
     best_rows,
     budget_of,
     criteria_columns,
-    guess_pool,
     played_mask,
+    pool_of,
 )
 from .tables import candidates, feedback_table
 
@@ -218,9 +218,10 @@ def describe(
     if strategy.candidates_only:
         pool, words = cands, "the codes still possible"
     elif size.n_codes * n <= FULL_POOL_PAIRS:
-        pool, words = np.arange(size.n_codes, dtype=np.int64), "every code"
+        pool = guess_indices(size).astype(np.int64)
+        words = "every code of different colours" if size.distinct_guesses else "every code"
     else:
-        pool = guess_pool(size.pegs, size.colors, played)
+        pool = pool_of(size, played)
         words = (
             "one code per pattern"
             if played == 0

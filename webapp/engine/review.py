@@ -36,7 +36,6 @@ import numpy as np
 from .codes import JSON, Array, Code, Feedback, GameSize, History, secret_indices
 from .optimal import (
     MAX_OPTIMAL_CODES,
-    OptimalSolver,
     _classes,
     _solvers_lock,
     bounds_tables,
@@ -44,7 +43,7 @@ from .optimal import (
     shared_solver,
     shipped_choices,
 )
-from .strategies import colors_mask, guess_pool, played_mask
+from .strategies import colors_mask, played_mask, pool_of
 from .tables import feedback_table
 
 # Every position of a board with at most this many codes is reviewed exactly
@@ -220,7 +219,7 @@ def tree_totals(size: GameSize) -> dict[bytes, tuple[int, int]] | None:
     choices = shipped_choices(size, None)
     if choices is None:
         return None
-    matrix = OptimalSolver.matrix_of(size)
+    table = feedback_table(size)
     totals: dict[bytes, tuple[int, int]] = {}
 
     def visit(cands: Array) -> int:
@@ -229,7 +228,7 @@ def tree_totals(size: GameSize) -> dict[bytes, tuple[int, int]] | None:
             return 2 * n - 1
         key = set_key(cands)
         guess = int(choices[key])
-        total: int = n + sum(visit(c) for c in _classes(matrix, guess, cands, size.solved))
+        total: int = n + sum(visit(c) for c in _classes(table.row(guess, cands), cands, size.solved))
         totals[key] = (total, guess)
         return total
 
@@ -256,7 +255,7 @@ class SmallSolver:
         key = set_key(cands)
         if key in self.memo:
             return self.memo[key]
-        pool = guess_pool(self.size.pegs, self.size.colors, played)
+        pool = pool_of(self.size, played)
         rows = np.ascontiguousarray(self.table.rows(pool, cands), dtype=np.int8)
         _, first = np.unique(rows.view(np.dtype((np.void, n))).ravel(), return_index=True)
         solved = self.size.solved
@@ -371,7 +370,7 @@ def estimate(size: GameSize, cands: Array, played: int, guess: int) -> tuple[flo
     table = feedback_table(size)
     n = int(cands.shape[0])
     lbtab, _ = bounds_tables(n, table.replies - 1)
-    pool = guess_pool(size.pegs, size.colors, played)
+    pool = pool_of(size, played)
     keep = max(1, ESTIMATE_PAIRS // max(n, 1))
     guesses = np.unique(np.concatenate([pool[:keep], cands[:keep], [guess]])).astype(np.int64)
     counts = table.class_counts(guesses, cands).astype(np.int64)

@@ -64,22 +64,47 @@ def _pairs_total(row: Array, cands: Array, counts: Array, slots: int, solved: in
 
 
 @njit(cache=True, nogil=True)
-def pool_without_dead_variants(pool: Array, cands: Array, colmask: Array, played: int, all_colors: int) -> Array:
+def pool_without_dead_variants(
+    pool: Array, cands: Array, colmask: Array, played: int, all_colors: int, digits: Array, distinct: bool
+) -> Array:
     """Drop guesses that only repeat another's partition because they use
     "dead" colours, ones no candidate contains (they never match anything).
 
     With a dead colour that was played (so fixed by the colour symmetry),
     keep only guesses whose dead colours are that one; otherwise keep guesses
     with at most one distinct dead colour. Either way every dropped guess has a
-    kept one with the same partition and so the same total."""
+    kept one with the same partition and so the same total.
+
+    When guesses must use different colours (``distinct``), a guess keeps its
+    dead pegs but their colours are interchangeable: keep the guess whose dead
+    pegs, left to right, hold the smallest dead colours in increasing order.
+    That guess is in the pool too (unplayed colours are all dead or all alive,
+    and ascending order is the order the pool writes new colours in)."""
     alive = 0
     for c in cands:
         alive |= colmask[c]
     dead = all_colors & ~alive
     if dead == 0:
         return pool
-    played_dead = dead & played
     keep = np.empty(pool.shape[0], np.bool_)
+    if distinct:
+        if dead & (dead - 1) == 0:
+            return pool
+        pegs = digits.shape[1]
+        for i in range(pool.shape[0]):
+            g = pool[i]
+            rest = dead
+            ok = True
+            for k in range(pegs):
+                c = digits[g, k]
+                if (dead >> c) & 1:
+                    if rest & -rest != 1 << c:  # not the smallest dead colour not yet used
+                        ok = False
+                        break
+                    rest &= rest - 1
+            keep[i] = ok
+        return pool[keep]
+    played_dead = dead & played
     if played_dead:
         banned = dead & ~(played_dead & -played_dead)
         if banned == 0:
@@ -217,6 +242,7 @@ def solve(
     replies: int,
     solved: int,
     candidates_only: bool,
+    distinct_guesses: bool,
     all_colors: int,
     exact: Table,
     lower: Table,
@@ -264,7 +290,9 @@ def solve(
     if candidates_only:
         pool = cands
     else:
-        pool = pool_without_dead_variants(pools[played, : pool_lens[played]], cands, colmask, played, all_colors)
+        pool = pool_without_dead_variants(
+            pools[played, : pool_lens[played]], cands, colmask, played, all_colors, digits, distinct_guesses
+        )
     if group.shape[0] > 1 and played != 0:  # before any guess the pool is one code per pattern
         pool = orbit_minima(pool, group, digits, played, group.shape[1] - digits.shape[1], F.shape[0])
     m = pool.shape[0]
@@ -380,6 +408,7 @@ def solve(
                 replies,
                 solved,
                 candidates_only,
+                distinct_guesses,
                 all_colors,
                 exact,
                 lower,

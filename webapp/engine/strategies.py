@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from cachetools import LRUCache, cached
 
-from .codes import JSON, Array, Code, Feedback, GameSize, History, MastermindError, code_digits
+from .codes import JSON, Array, Code, Feedback, GameSize, History, MastermindError, code_digits, color_counts
 from .tables import FeedbackTable, compiled, feedback_table
 from .tables import candidates as candidates_after
 
@@ -317,9 +317,10 @@ POOL_CACHE_BYTES = 32 * 2**20
 
 
 @cached(LRUCache(maxsize=POOL_CACHE_BYTES, getsizeof=lambda pool: pool.nbytes + 64), lock=threading.Lock())
-def guess_pool(pegs: int, colors: int, played: int) -> np.ndarray:
+def guess_pool(pegs: int, colors: int, played: int, distinct: bool = False) -> np.ndarray:
     """Indices of the guesses worth scoring when the colours in bit mask
-    ``played`` have been used so far.
+    ``played`` have been used so far (with ``distinct``, only guesses of
+    different colours are allowed).
 
     Colours never played are interchangeable, so of each set of guesses that
     differ only by renaming them we keep the first in ascending order: the
@@ -327,28 +328,34 @@ def guess_pool(pegs: int, colors: int, played: int) -> np.ndarray:
     increasing order. Before any guess, positions are interchangeable too and
     one code per pattern remains (``1111, 1112, 1122, 1123, 1234``).
     """
+    digits = code_digits(pegs, colors)
     if played == 0:
         pool = np.array(sorted(pattern_codes(pegs, colors)), dtype=np.int64)
-        pool.flags.writeable = False
-        return pool
-    digits = code_digits(pegs, colors)
-    n = digits.shape[0]
-    unplayed = [c for c in range(colors) if not played >> c & 1]
-    expected = np.full(colors + 1, 255, dtype=np.int16)
-    expected[: len(unplayed)] = unplayed
-    seen = np.zeros(n, dtype=np.int64)
-    fresh = np.zeros(n, dtype=np.int64)
-    keep = np.ones(n, dtype=bool)
-    for i in range(pegs):
-        color = digits[:, i].astype(np.int64)
-        bit = np.left_shift(1, color)
-        is_new = ((played & bit) == 0) & ((seen & bit) == 0)
-        keep &= ~is_new | (color == expected[fresh])
-        fresh += is_new
-        seen |= bit
-    pool = np.flatnonzero(keep).astype(np.int64)
+    else:
+        n = digits.shape[0]
+        unplayed = [c for c in range(colors) if not played >> c & 1]
+        expected = np.full(colors + 1, 255, dtype=np.int16)
+        expected[: len(unplayed)] = unplayed
+        seen = np.zeros(n, dtype=np.int64)
+        fresh = np.zeros(n, dtype=np.int64)
+        keep = np.ones(n, dtype=bool)
+        for i in range(pegs):
+            color = digits[:, i].astype(np.int64)
+            bit = np.left_shift(1, color)
+            is_new = ((played & bit) == 0) & ((seen & bit) == 0)
+            keep &= ~is_new | (color == expected[fresh])
+            fresh += is_new
+            seen |= bit
+        pool = np.flatnonzero(keep).astype(np.int64)
+    if distinct:
+        pool = pool[color_counts(pegs, colors)[pool].max(axis=1) <= 1]
     pool.flags.writeable = False
     return pool
+
+
+def pool_of(size: GameSize, played: int) -> np.ndarray:
+    """:func:`guess_pool` for a game size and its rule for guesses."""
+    return guess_pool(size.pegs, size.colors, played, size.distinct_guesses)
 
 
 def pattern_codes(pegs: int, colors: int, largest: int | None = None, first: int = 0) -> Iterator[int]:
@@ -522,7 +529,7 @@ def best_guess(
     table = table or feedback_table(size)
     cands = (candidates_after(size, history) if cands is None else cands).astype(np.int64)
     played = played_mask(size, history)
-    pool = guess_pool(size.pegs, size.colors, played)
+    pool = pool_of(size, played)
     index = choose(strategy, table, cands, pool, rng, max_pairs, size=size, played=played, depth=len(history) + 1)
     counts = table.class_counts(np.array([index]), cands)[0]
     partition = {Feedback.decode(fb, size.pegs): int(c) for fb, c in enumerate(counts) if c}

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .codes import JSON, Code, Feedback, GameSize, Progress, SizeError, secret_indices
-from .strategies import Strategy, choose, colors_mask, get_strategy, guess_pool
+from .strategies import Strategy, choose, colors_mask, get_strategy, pool_of
 from .tables import FeedbackTable, feedback_table
 
 # The largest size analysed: 5 pegs × 8 colours, 32,768 codes.
@@ -72,6 +72,7 @@ class Analysis:
             "pegs": self.size.pegs,
             "colors": self.size.colors,
             "distinct": self.size.distinct,
+            "distinct_guesses": self.size.distinct_guesses,
             "strategy": self.strategy.name,
             "total": self.total,
             "mean": round(self.mean, 6),
@@ -135,7 +136,7 @@ def analyse(
 
     def grow(cands: np.ndarray, depth: int, played: int) -> Node:
         nonlocal placed
-        pool = guess_pool(size.pegs, size.colors, played)
+        pool = pool_of(size, played)
         guess = choose(strategy, table, cands, pool, rng, size=size, played=played, depth=depth)
         node = Node(guess)
         members, values, starts = table.split(guess, cands)

@@ -10,11 +10,16 @@ Imports run one way: views (``play``, ``api``, ``share``, ``challenges``,
 from __future__ import annotations
 
 import time
+from urllib.parse import urlencode
 
 from .. import store
-from . import api, apidocs, challenges, codemaker, daily, errors, helpers, limits, play, security, share, theme
+from ..settings import BOARDS_BY_KEY
+from . import api, apidocs, challenges, codemaker, daily, errors, helpers, limits, links, play, security, share, theme
 from .solver import blueprints as solver
 from .solver import classroom, compare, line, tree  # noqa: F401  (their routes join the solver's blueprints)
+
+# The named sizes every solver form offers as links.
+SIZE_PRESETS = tuple(BOARDS_BY_KEY[key] for key in ("classic", "super", "bulls-and-cows"))
 
 BLUEPRINTS = (
     play.bp,
@@ -38,7 +43,13 @@ def init_app(app) -> None:
     limits.init_app(app)
     errors.init_app(app)
     app.jinja_env.globals.update(
-        color=helpers.color, palette=helpers.PALETTE, is_htmx=helpers.is_htmx, theme=theme.current
+        color=helpers.color,
+        palette=helpers.PALETTE,
+        is_htmx=helpers.is_htmx,
+        theme=theme.current,
+        game_title=helpers.game_title,
+        size_presets=SIZE_PRESETS,
+        size_query=lambda size: urlencode(links.size_args(size)),
     )
     app.before_request(helpers.forms_only)
     app.after_request(helpers.vary_on_htmx)

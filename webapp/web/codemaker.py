@@ -100,6 +100,7 @@ def state(game: store.CodemakerGame, cands=None) -> tuple[dict, Code | jobs.Job 
     data = {
         "id": game.id,
         "pegs": game.size.pegs,
+        "bulls": game.size.is_bulls_and_cows,
         "colors": game.size.colors,
         "distinct": game.size.distinct,
         "strategy": game.strategy,
@@ -126,6 +127,7 @@ def page_context(game, error=None) -> dict:
         "data": data,
         "error": error,
         "pegs": game.size.pegs,
+        "bulls": game.size.is_bulls_and_cows,
         "codes": codes,
         "guess": following if isinstance(following, Code) else None,
         "job": following if isinstance(following, jobs.Job) else None,

@@ -105,6 +105,7 @@ def game_json(game: store.Game) -> dict:
         "colors": game.size.colors,
         "max_guesses": game.max_guesses,
         "distinct": game.size.distinct,
+        "distinct_guesses": game.size.distinct_guesses,
         "hard": game.hard,
         "status": game.status,
         "guesses": [{"guess": str(m.guess), "black": m.reply.black, "white": m.reply.white} for m in game.moves],
@@ -145,7 +146,8 @@ def busy_response(exc, page=None):
 def form_defaults(args) -> dict:
     """What a solver page's settings form shows: the query as typed, within reason."""
     return {
-        key: str(args.get(key, ""))[:20] for key in ("pegs", "colors", "distinct", "strategy", "adversary", "history")
+        key: str(args.get(key, ""))[:20]
+        for key in ("pegs", "colors", "distinct", "distinct_guesses", "strategy", "adversary", "history")
     }
 
 
@@ -161,11 +163,23 @@ def key_line(reply: Feedback, pegs: int) -> str:
     )
 
 
+def game_title(size: GameSize) -> str:
+    """What the share text calls the game: ``Mastermind 4×6``, or ``Bulls and Cows``."""
+    return "Bulls and Cows" if size.is_bulls_and_cows else f"Mastermind {size.label()}"
+
+
+def key_legend(size: GameSize) -> str:
+    """The share text's key to its emoji in Bulls and Cows, where black and white are bulls and cows."""
+    return f"{EMOJI['black']} bull {EMOJI['white']} cow" if size.is_bulls_and_cows else ""
+
+
 def share_text(size: GameSize, replies, won: bool, limit: int, link: str, hard: bool = False) -> str:
     """The result to paste in a chat: no secret, one emoji line per guess."""
     score = f"{len(replies)}/{limit}" if won else f"X/{limit}"
-    lines = [f"Mastermind {size.label()} {score}" + (" (hard mode)" if hard else "")]
+    lines = [f"{game_title(size)} {score}" + (" (hard mode)" if hard else "")]
     lines += [key_line(r, size.pegs) for r in replies]
+    if key_legend(size):
+        lines.append(key_legend(size))
     lines.append(link)
     return "\n".join(lines)
 
@@ -173,8 +187,8 @@ def share_text(size: GameSize, replies, won: bool, limit: int, link: str, hard: 
 def share_description(size: GameSize, replies, won: bool, limit: int, hard: bool = False) -> str:
     """The same result in words, for screen readers."""
     outcome = f"solved in {len(replies)} of {limit} guesses" if won else f"not solved in {limit} guesses"
-    steps = "; ".join(f"guess {i}: {r.describe()}" for i, r in enumerate(replies, start=1))
-    return f"Mastermind {size.label()}{' in hard mode' if hard else ''}, {outcome}. {steps}."
+    steps = "; ".join(f"guess {i}: {r.describe(size.is_bulls_and_cows)}" for i, r in enumerate(replies, start=1))
+    return f"{game_title(size)}{' in hard mode' if hard else ''}, {outcome}. {steps}."
 
 
 def share_context(game: store.Game, link: str) -> dict:

@@ -13,14 +13,13 @@ from .. import jobs
 from ..engine import Code, Feedback, GameSize, Strategy, StrategyError, Suggestion, best_guess
 from ..engine.codes import format_history, parse_history
 from ..engine.strategies import TooSlow
+from ..settings import size_from_params, size_params
 from .helpers import budget
 
 
 def hint_params(size: GameSize, strategy: Strategy, history) -> dict:
     return {
-        "pegs": size.pegs,
-        "colors": size.colors,
-        "distinct": size.distinct,
+        **size_params(size),
         "strategy": strategy.name,
         "history": format_history(history),
     }
@@ -48,7 +47,7 @@ def suggestion_from(result: dict, size: GameSize, strategy: Strategy) -> Suggest
 
 def compute_hint(params: dict, progress) -> dict:
     """A slow suggestion, in the background (no budget)."""
-    size = GameSize(params["pegs"], params["colors"], params["distinct"])
+    size = size_from_params(params)
     return hint_result(best_guess(params["strategy"], size, parse_history(params["history"], size)))
 
 

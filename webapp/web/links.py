@@ -21,6 +21,8 @@ def size_args(size: GameSize) -> dict:
     args: dict = {"pegs": size.pegs, "colors": size.colors}
     if size.distinct:
         args["distinct"] = 1
+    if size.distinct_guesses:
+        args["distinct_guesses"] = 1
     return args
 
 
@@ -68,14 +70,17 @@ def tree_url(size: GameSize, strategy: str, path=()) -> str:
 
 
 def size_slug(size: GameSize) -> str:
-    """``4x6``, or ``4x6d`` when the secret uses different colours."""
-    return f"{size.pegs}x{size.colors}" + ("d" if size.distinct else "")
+    """``4x6``; ``4x6d`` when the secret uses different colours, ``4x10dd``
+    when every guess does too (Bulls and Cows)."""
+    return f"{size.pegs}x{size.colors}" + ("dd" if size.distinct_guesses else "d" if size.distinct else "")
 
 
 def size_from_slug(text: str) -> GameSize | None:
     """The size a slug names (ASCII digits only), or None."""
-    match = re.fullmatch(r"([0-9])x(10|[0-9])(d?)", text or "")
-    return GameSize(int(match[1]), int(match[2]), bool(match[3])) if match else None
+    match = re.fullmatch(r"([0-9])x(10|[0-9])(d{0,2})", text or "")
+    if not match:
+        return None
+    return GameSize(int(match[1]), int(match[2]), bool(match[3]), len(match[3]) == 2)
 
 
 def replay_url(

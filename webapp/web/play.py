@@ -40,6 +40,7 @@ def board_context(game: store.Game, **extra) -> dict:
     context = {
         "game": game,
         "pegs": game.size.pegs,
+        "bulls": game.size.is_bulls_and_cows,
         "colors": game.size.colors,
         "secret": game.secret if game.over else None,
         "remaining": None,
@@ -130,7 +131,7 @@ def announcement(game: store.Game) -> str:
     if not game.moves:
         return ""
     last = game.moves[-1]
-    text = f"Guess {len(game.moves)}: {last.guess} gave {last.reply.describe()}."
+    text = f"Guess {len(game.moves)}: {last.guess} gave {last.reply.describe(game.size.is_bulls_and_cows)}."
     if game.status == store.WON:
         text += f" You cracked the code in {len(game.moves)} guesses."
     elif game.status == store.LOST:
@@ -277,6 +278,7 @@ def watch(token):
     context = {
         "game": game,
         "pegs": game.size.pegs,
+        "bulls": game.size.is_bulls_and_cows,
         "secret": game.secret if game.over else None,
         "replay_link": game_replay_url(game),
         "token": token,

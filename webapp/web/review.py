@@ -19,6 +19,7 @@ from ..engine.codes import conceal, feedback
 from ..engine.lines import LineError, play_against
 from ..engine.review import ESTIMATE_METHOD, RATINGS, Review, position_params, positions, quick, review_game
 from ..engine.strategies import Budget, TooSlow
+from ..settings import size_from_params, size_params
 from .links import DEFAULT_LIMIT, classroom_url, size_slug
 
 # Knuth's game on the same secret gets this much work in a review job
@@ -28,16 +29,14 @@ KNUTH_PAIRS = 1_500_000_000
 
 def review_params(size: GameSize, secret: Code, guesses: list[Code]) -> dict:
     return {
-        "pegs": size.pegs,
-        "colors": size.colors,
-        "distinct": size.distinct,
+        **size_params(size),
         "secret": str(secret),
         "guesses": [str(g) for g in guesses],
     }
 
 
 def _game(params: dict) -> tuple[GameSize, Code, list]:
-    size = GameSize(params["pegs"], params["colors"], params["distinct"])
+    size = size_from_params(params)
     secret = Code.parse(params["secret"], size)
     history = [(g, feedback(g, secret)) for g in (Code.parse(t, size) for t in params["guesses"])]
     return size, secret, history

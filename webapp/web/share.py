@@ -153,6 +153,7 @@ def replay(size, code):
         "moves": moves,
         "knuth": knuth,
         "pegs": size.pegs,
+        "bulls": size.is_bulls_and_cows,
         "links": {k: link(v) if 0 <= v <= len(history) and v != step else None for k, v in links.items()},
         "knuth_url": replay_url(size, secret, [g for g, _ in knuth], max(state["limit"], len(knuth)))
         if knuth

@@ -45,7 +45,7 @@ def classroom_state(args) -> dict:
         for number, (guess, reply) in enumerate(history, start=1):
             if feedback(guess, secret) != reply:
                 raise ViewError(
-                    f"Guess {number} ({guess}) would not get {reply.describe()} from "
+                    f"Guess {number} ({guess}) would not get {reply.describe(size.is_bulls_and_cows)} from "
                     "this secret: the history does not fit it."
                 )
     seed = int.from_bytes(hashlib.sha256(f"{size}:{format_history(history)}".encode()).digest()[:8], "big")
@@ -95,7 +95,7 @@ def classroom_context(state: dict) -> dict:
     elif history:
         guess, reply = history[-1]
         state["announcement"] = (
-            f"Guess {len(history)}: {guess} got {reply.describe()}. "
+            f"Guess {len(history)}: {guess} got {reply.describe(state['size'].is_bulls_and_cows)}. "
             f"{position.remaining:,} codes left; {state['strategy'].name} "
             f"guesses {position.suggestion.guess} next."
         )

@@ -12,7 +12,7 @@ from ...engine.optimal import QUICK_SEARCH_CODES, shipped
 from ...engine.tables import feedback_table
 from ...engine.tree import check_analysable
 from ...jobs import Busy, Kind, register
-from ...settings import parse_size
+from ...settings import parse_size, size_from_params, size_params
 from ..errors import error_response
 from ..helpers import busy_response, form_defaults, render
 from ..links import size_args
@@ -34,14 +34,6 @@ PUBLISHED = {
 ROW_FIELDS = ("strategy", "total", "mean", "stddev", "max", "first_guess", "histogram")
 
 
-def params_of(size: GameSize) -> dict:
-    return {"pegs": size.pegs, "colors": size.colors, "distinct": size.distinct}
-
-
-def size_of(params: dict) -> GameSize:
-    return GameSize(params["pegs"], params["colors"], params["distinct"])
-
-
 def compared(size: GameSize) -> list:
     """The strategies the comparison plays: every preset that answers here."""
     return [s for s in PRESETS.values() if s.available(size)]
@@ -49,7 +41,7 @@ def compared(size: GameSize) -> list:
 
 def compute(params: dict, progress) -> dict:
     """Play every strategy against every secret; progress runs over them all."""
-    size = size_of(params)
+    size = size_from_params(params)
     strategies = compared(size)
     n = len(strategies)
     table = feedback_table(size, progress=lambda done, total: progress(0.05 * done / total))
@@ -71,7 +63,7 @@ def compute(params: dict, progress) -> dict:
 
 def quick(params: dict) -> bool:
     """Small sizes whose optimal play ships (or is tiny) are compared at once."""
-    size = size_of(params)
+    size = size_from_params(params)
     if size.n_codes > 1296:
         return False
     return all(
@@ -88,7 +80,7 @@ def comparison(args):
     """The size asked for and its comparison job (stored, running or new)."""
     size = parse_size(args)
     check_analysable(size)
-    return size, jobs.get("compare", params_of(size))
+    return size, jobs.get("compare", size_params(size))
 
 
 def page_context(size: GameSize, job) -> dict:
@@ -131,7 +123,7 @@ def compare_json():
     except MastermindError as exc:
         return error_response(400, str(exc))
     if job.done:
-        return {**params_of(size), "rows": job.result["rows"], "skipped": job.result.get("skipped", [])}
+        return {**size_params(size), "rows": job.result["rows"], "skipped": job.result.get("skipped", [])}
     if job.failed:
         return error_response(422, job.error)
     return job.json(), 202

@@ -25,7 +25,7 @@ from ...engine.lines import (
 )
 from ...engine.strategies import TooSlow
 from ...engine.tree import ANALYSABLE_CODES
-from ...settings import parse_size
+from ...settings import parse_size, size_from_params, size_params
 from .. import links
 from ..errors import error_response
 from ..helpers import ViewError, budget, busy_response, form_defaults, is_htmx, render, status_of
@@ -73,9 +73,7 @@ def line_state(args) -> dict:
 
 def line_params(size: GameSize, strategy, adversary: str) -> dict:
     return {
-        "pegs": size.pegs,
-        "colors": size.colors,
-        "distinct": size.distinct,
+        **size_params(size),
         "strategy": strategy.name,
         "adversary": adversary,
     }
@@ -83,7 +81,7 @@ def line_params(size: GameSize, strategy, adversary: str) -> dict:
 
 def compute_line(params: dict, progress) -> dict:
     """A line too slow for a request, in the background."""
-    size = GameSize(params["pegs"], params["colors"], params["distinct"])
+    size = size_from_params(params)
     strategy = codebreaker(params["strategy"])
     report = (lambda done, total: progress(done / total)) if progress else None
     if params["adversary"] == GREEDY:
@@ -99,7 +97,7 @@ jobs.register(jobs.Kind("line", compute_line))
 def compute_lengths(params: dict, progress) -> dict:
     """Every codebreaker's line length against both adversaries (the table
     under a line), in the background: it builds a dozen decision trees."""
-    size = GameSize(params["pegs"], params["colors"], params["distinct"])
+    size = size_from_params(params)
     return {
         "rows": [
             {
@@ -124,7 +122,7 @@ def lengths_job(size: GameSize):
     """The job of the lengths table for ``size`` (None beyond the sizes it covers)."""
     if size.n_codes > SUMMARY_CODES:
         return None
-    return jobs.get("lengths", {"pegs": size.pegs, "colors": size.colors, "distinct": size.distinct})
+    return jobs.get("lengths", size_params(size))
 
 
 def line_url(state: dict, step: int | None) -> str:
@@ -145,7 +143,7 @@ def line_context(state: dict) -> dict:
     if step:
         row = rows[step - 1]
         state["announcement"] = (
-            f"Guess {step}: {row.guess} answered {row.reply.describe()}; "
+            f"Guess {step}: {row.guess} answered {row.reply.describe(state['size'].is_bulls_and_cows)}; "
             f"{row.remaining:,} code{'s' if row.remaining != 1 else ''} left."
         )
     else:

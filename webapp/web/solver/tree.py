@@ -83,11 +83,13 @@ def open_nodes(strategy, size: GameSize, path: list[Feedback], first: int = 0) -
             known = {b.reply: b for b in nodes[-1].branches}
             if reply not in known:
                 raise ViewError(
-                    f"No code still possible gives {reply.describe()} to {guess}: that branch does not exist."
+                    f"No code still possible gives {reply.describe(size.is_bulls_and_cows)} to {guess}: "
+                    "that branch does not exist."
                 )
             if reply.black == size.pegs or known[reply].count == 1:
                 raise ViewError(
-                    f"The branch {reply.describe()} after {guess} is a leaf: there is nothing more to open."
+                    f"The branch {reply.describe(size.is_bulls_and_cows)} after {guess} is a leaf: "
+                    "there is nothing more to open."
                 )
             nodes[-1].open_reply = reply
         history.append((guess, reply))
@@ -119,6 +121,7 @@ def tree():
         "error": None,
         "form": form,
         "pegs": size.pegs,
+        "bulls": size.is_bulls_and_cows,
         "url": lambda p: links.tree_url(size, strategy.name, p),
         "classroom": lambda history: links.classroom_url(size, strategy.name, history),
         "code_from_index": lambda index, size: Code.from_index(int(index), size),
