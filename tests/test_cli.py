@@ -39,6 +39,7 @@ def test_analyse_all_json():
             "pegs",
             "colors",
             "distinct",
+            "distinct_guesses",
             "strategy",
             "total",
             "mean",

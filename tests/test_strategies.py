@@ -4,13 +4,14 @@ import numpy as np
 import pytest
 
 from webapp.engine import PRESETS, Code, Feedback, GameSize, StrategyError, best_guess, get_strategy
-from webapp.engine.strategies import choose, guess_pool, played_mask
+from webapp.engine.codes import guess_indices
+from webapp.engine.strategies import choose, guess_pool, played_mask, pool_of
 from webapp.engine.tables import candidates, feedback_table
 
 
 def full_pool(size: GameSize) -> np.ndarray:
-    """Every code, for checking the reduced pool against."""
-    return np.arange(size.n_codes, dtype=np.int64)
+    """Every code the rules allow as a guess, for checking the reduced pool against."""
+    return guess_indices(size).astype(np.int64)
 
 
 def test_first_guess_patterns():
@@ -27,7 +28,14 @@ def test_unplayed_colours_are_interchangeable():
     assert "1124" not in pool and "1143" not in pool and "3465" not in pool
 
 
-SMALL = [GameSize(3, 4), GameSize(4, 4), GameSize(3, 5, distinct=True), GameSize(4, 3)]
+SMALL = [
+    GameSize(3, 4),
+    GameSize(4, 4),
+    GameSize(3, 5, distinct=True),
+    GameSize(4, 3),
+    GameSize(3, 5, distinct_guesses=True),
+    GameSize(4, 6, distinct_guesses=True),
+]
 
 
 @pytest.mark.parametrize("size", SMALL, ids=lambda s: s.label())
@@ -42,7 +50,7 @@ def test_reduced_pool_matches_full_pool(size, name):
         history = []
         while True:
             cands = candidates(size, history).astype(np.int64)
-            reduced = choose(strategy, table, cands, guess_pool(size.pegs, size.colors, played_mask(size, history)))
+            reduced = choose(strategy, table, cands, pool_of(size, played_mask(size, history)))
             full = choose(strategy, table, cands, full_pool(size))
             assert reduced == full
             reply = Feedback.decode(table.row(reduced, np.array([secret]))[0], size.pegs)
@@ -129,3 +137,29 @@ def test_unknown_strategy_is_not_echoed_at_length():
     with pytest.raises(StrategyError) as info:
         get_strategy("x" * 5000)
     assert len(str(info.value)) < 300 and "xxxx…" in str(info.value)
+
+
+
+DISTINCT_GUESSES = [GameSize(4, 6, distinct_guesses=True), GameSize(3, 7, distinct_guesses=True)]
+
+
+@pytest.mark.parametrize(
+    "size, name", [(size, n) for size in DISTINCT_GUESSES for n, s in PRESETS.items() if s.available(size)], ids=str
+)
+def test_distinct_guesses_are_kept_to(size, name):
+    """With guesses of different colours, no strategy ever guesses a repeat,
+    at any node of its whole tree."""
+    from webapp.engine import analyse
+    from webapp.engine.tree import Node
+
+    seen = []
+
+    def walk(node):
+        seen.append(Code.from_index(node.guess, size))
+        for child in node.children.values():
+            if isinstance(child, Node):
+                walk(child)
+
+    result = analyse(name, size)
+    walk(result.root)
+    assert len(seen) > 10 and all(g.is_distinct() for g in seen)

@@ -1,6 +1,8 @@
 """The whole space of inputs the forms accept, swept: every route that takes
 a size, for every size (2 to 6 pegs, 2 to 10 colours, repeated and different
-colours), with the main options (every strategy, both adversaries, a history
+colours; of the sizes with different colours, those whose pegs and colours add
+up to an even number, Bulls and Cows among them, also ask for guesses of
+different colours), with the main options (every strategy, both adversaries, a history
 a step in, a finished game's replay). No answer may be a 5xx, and none may
 take longer than a request is meant to (the engine's budget plus what every
 page costs anyway).
@@ -26,7 +28,7 @@ from webapp.engine.lines import ADVERSARIES, BEST_CANDIDATE, offered
 from webapp.web.links import size_slug
 
 SIZES = [
-    GameSize(p, c, d)
+    GameSize(p, c, d, d and (p + c) % 2 == 0)
     for p in range(MIN_PEGS, MAX_PEGS + 1)
     for c in range(MIN_COLORS, MAX_COLORS + 1)
     for d in (False, True)
@@ -48,7 +50,16 @@ def sampled(items: list, size: GameSize, k: int = 2) -> list:
 
 
 def size_args(size: GameSize) -> dict:
-    return {"pegs": size.pegs, "colors": size.colors, **({"distinct": 1} if size.distinct else {})}
+    return {
+        "pegs": size.pegs,
+        "colors": size.colors,
+        **({"distinct": 1} if size.distinct else {}),
+        **({"distinct_guesses": 1} if size.distinct_guesses else {}),
+    }
+
+
+def size_json(size: GameSize) -> dict:
+    return {"pegs": size.pegs, "colors": size.colors, "distinct": size.distinct, "distinct_guesses": size.distinct_guesses}
 
 
 def a_secret(size: GameSize) -> Code:
@@ -115,7 +126,11 @@ def sweep_size(s: Sweep, size: GameSize) -> None:
     s.get("/api/solver/compare", args)
     # The classroom and the step API, before the first guess and one guess in,
     # and the tree with one branch open.
-    first = Code.parse("".join(str(1 + (i // 2) % size.colors) for i in range(size.pegs)), size)
+    first = (
+        Code(tuple(range(1, size.pegs + 1)))
+        if size.distinct_guesses
+        else Code.parse("".join(str(1 + (i // 2) % size.colors) for i in range(size.pegs)), size)
+    )
     reply = feedback(first, secret)
     history = f"{first}:{reply.key}"
     for name in sampled([n for n in PRESETS if n in strategies], size, 1):
@@ -136,14 +151,14 @@ def sweep_size(s: Sweep, size: GameSize) -> None:
         s.post(board + "/counter", data={"show": "1"})
         s.get(board)
     # The same through the API.
-    game = s.post("/api/games", json={"pegs": size.pegs, "colors": size.colors, "distinct": size.distinct})
+    game = s.post("/api/games", json=size_json(size))
     if game.status_code == 201:
         s.post(f"/api/games/{game.get_json()['id']}/guesses", json={"guess": str(first), "move": 1})
     # The computer as codebreaker: each kind of first answer, then undo.
     for name in sampled([n for n in PRESETS if n in strategies and offered(PRESETS[n], size)], size, 1):
         made = s.post(
             "/api/codemaker",
-            json={"pegs": size.pegs, "colors": size.colors, "distinct": size.distinct, "strategy": name},
+            json={**size_json(size), "strategy": name},
         )
         if made.status_code != 201:
             continue
@@ -157,7 +172,7 @@ def sweep_size(s: Sweep, size: GameSize) -> None:
     # A challenge: created, joined, its results.
     challenge = s.post(
         "/api/challenges",
-        json={"pegs": size.pegs, "colors": size.colors, "distinct": size.distinct, "secret": str(secret)},
+        json={**size_json(size), "secret": str(secret)},
     )
     if challenge.status_code == 201:
         c = challenge.get_json()

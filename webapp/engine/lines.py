@@ -141,6 +141,7 @@ class Line:
             "pegs": self.size.pegs,
             "colors": self.size.colors,
             "distinct": self.size.distinct,
+            "distinct_guesses": self.size.distinct_guesses,
             "strategy": self.strategy.name,
             "adversary": self.adversary,
             "rows": [

@@ -512,7 +512,7 @@ def tree_document(solver: OptimalSolver, total: int) -> JSON:
         "pegs": size.pegs,
         "colors": size.colors,
         "distinct": size.distinct,
-        "distinct_guesses": size.distinct_guesses,
+        **({"distinct_guesses": True} if size.distinct_guesses else {}),
         "max_guesses": solver.max_guesses,
         "total": total,
         "guesses": encode_tree(solver),

@@ -81,6 +81,7 @@ class Position:
             "pegs": self.size.pegs,
             "colors": self.size.colors,
             "distinct": self.size.distinct,
+            "distinct_guesses": self.size.distinct_guesses,
             "strategy": self.strategy.name,
             "history": [{"guess": str(g), "black": r.black, "white": r.white} for g, r in self.history],
             "solved": self.solved,

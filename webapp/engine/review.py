@@ -454,6 +454,7 @@ def position_params(size: GameSize, history: History, guess: Code) -> JSON:
         "pegs": size.pegs,
         "colors": size.colors,
         "distinct": size.distinct,
+        "distinct_guesses": size.distinct_guesses,
         "history": [[str(g), r.black, r.white] for g, r in history],
         "guess": str(guess),
     }

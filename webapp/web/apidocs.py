@@ -54,6 +54,12 @@ DISTINCT = {
     "default": DEFAULTS["distinct"],
     "description": "Whether the secret uses different colours (no colour twice).",
 }
+DISTINCT_GUESSES = {
+    "type": "boolean",
+    "default": DEFAULTS["distinct_guesses"],
+    "description": "Whether every guess must use different colours too (it implies distinct). "
+    "Bulls and Cows is 4 pegs, 10 colours, distinct guesses.",
+}
 HARD = {
     "type": "boolean",
     "default": False,
@@ -82,6 +88,7 @@ GAME_FIELDS = {
     "colors": COLORS,
     "max_guesses": MAX_GUESSES_FIELD,
     "distinct": DISTINCT,
+    "distinct_guesses": DISTINCT_GUESSES,
     "hard": HARD,
     "status": {
         "type": "string",
@@ -94,7 +101,19 @@ GAME_FIELDS = {
     "secret": {**schema("Code"), "description": "The secret: only once the game is over."},
     "replay_url": {**URL, "description": "The replay of the finished game: only once it is over."},
 }
-GAME_REQUIRED = ["id", "pegs", "colors", "max_guesses", "distinct", "hard", "status", "guesses", "url", "watch_url"]
+GAME_REQUIRED = [
+    "id",
+    "pegs",
+    "colors",
+    "max_guesses",
+    "distinct",
+    "distinct_guesses",
+    "hard",
+    "status",
+    "guesses",
+    "url",
+    "watch_url",
+]
 # The secret and the replay appear exactly when the game is over.
 ONLY_WHEN_OVER = {
     "if": {"properties": {"status": {"const": "playing"}}},
@@ -265,6 +284,7 @@ SCHEMAS = {
             "pegs": PEGS,
             "colors": COLORS,
             "distinct": DISTINCT,
+            "distinct_guesses": DISTINCT_GUESSES,
             "strategy": {"type": "string", "description": "The strategy that guesses."},
             "status": {"type": "string", "enum": ["guessing", "solved"]},
             "history": {
@@ -282,7 +302,18 @@ SCHEMAS = {
             },
             "job": {**schema("Job"), "description": "Present while the next guess is being worked out."},
         },
-        "required": ["id", "pegs", "colors", "distinct", "strategy", "status", "history", "remaining", "url"],
+        "required": [
+            "id",
+            "pegs",
+            "colors",
+            "distinct",
+            "distinct_guesses",
+            "strategy",
+            "status",
+            "history",
+            "remaining",
+            "url",
+        ],
         "additionalProperties": False,
         "allOf": [  # a guess or its job, never both; neither once solved
             {"not": {"required": ["guess", "job"]}},
@@ -408,6 +439,7 @@ SCHEMAS = {
             "pegs": PEGS,
             "colors": COLORS,
             "distinct": DISTINCT,
+            "distinct_guesses": DISTINCT_GUESSES,
             "max_guesses": MAX_GUESSES_FIELD,
             "players": {
                 "type": "array",
@@ -441,7 +473,7 @@ SCHEMAS = {
                 "additionalProperties": {"type": ["integer", "null"], "minimum": 1},
             },
         },
-        "required": ["id", "pegs", "colors", "distinct", "max_guesses", "players", "benchmarks"],
+        "required": ["id", "pegs", "colors", "distinct", "distinct_guesses", "max_guesses", "players", "benchmarks"],
         "additionalProperties": False,
     },
     "Comparison": {
@@ -451,6 +483,7 @@ SCHEMAS = {
             "pegs": PEGS,
             "colors": COLORS,
             "distinct": DISTINCT,
+            "distinct_guesses": DISTINCT_GUESSES,
             "rows": {
                 "type": "array",
                 "items": {
@@ -484,7 +517,7 @@ SCHEMAS = {
                 },
             },
         },
-        "required": ["pegs", "colors", "distinct", "rows", "skipped"],
+        "required": ["pegs", "colors", "distinct", "distinct_guesses", "rows", "skipped"],
         "additionalProperties": False,
     },
     "Line": {
@@ -494,6 +527,7 @@ SCHEMAS = {
             "pegs": PEGS,
             "colors": COLORS,
             "distinct": DISTINCT,
+            "distinct_guesses": DISTINCT_GUESSES,
             "strategy": {"type": "string"},
             "adversary": {"type": "string", "enum": list(ADVERSARIES)},
             "rows": {
@@ -515,7 +549,7 @@ SCHEMAS = {
                 },
             },
         },
-        "required": ["pegs", "colors", "distinct", "strategy", "adversary", "rows"],
+        "required": ["pegs", "colors", "distinct", "distinct_guesses", "strategy", "adversary", "rows"],
         "additionalProperties": False,
     },
     "Score": {
@@ -532,6 +566,7 @@ SCHEMAS = {
             "pegs": PEGS,
             "colors": COLORS,
             "distinct": DISTINCT,
+            "distinct_guesses": DISTINCT_GUESSES,
             "strategy": {"type": "string"},
             "history": {"type": "array", "items": schema("Reply")},
             "solved": {"type": "boolean"},
@@ -566,7 +601,18 @@ SCHEMAS = {
             },
             "why": {"type": "string", "description": "Which score and which tie-break chose the guess."},
         },
-        "required": ["pegs", "colors", "distinct", "strategy", "history", "solved", "candidates", "top", "why"],
+        "required": [
+            "pegs",
+            "colors",
+            "distinct",
+            "distinct_guesses",
+            "strategy",
+            "history",
+            "solved",
+            "candidates",
+            "top",
+            "why",
+        ],
         "dependentRequired": {"guess": ["score", "is_candidate", "partition"]},
         "additionalProperties": False,
     },
@@ -579,6 +625,7 @@ SCHEMAS = {
             "colors": COLORS,
             "max_guesses": MAX_GUESSES_FIELD,
             "distinct": DISTINCT,
+            "distinct_guesses": DISTINCT_GUESSES,
             "hard": HARD,
         },
     },
@@ -593,6 +640,7 @@ SCHEMAS = {
             "pegs": PEGS,
             "colors": COLORS,
             "distinct": DISTINCT,
+            "distinct_guesses": DISTINCT_GUESSES,
             "strategy": {
                 "type": "string",
                 "enum": STRATEGIES,
@@ -619,6 +667,7 @@ SCHEMAS = {
             "colors": COLORS,
             "max_guesses": MAX_GUESSES_FIELD,
             "distinct": DISTINCT,
+            "distinct_guesses": DISTINCT_GUESSES,
             "secret": {**CODE_TEXT, "description": "The secret everyone plays; left out, the server draws one."},
         },
     },
@@ -736,6 +785,12 @@ PARAMETERS = {
         {"type": "string", "enum": sorted(YES) + sorted(NO - {""}), "default": "0"},
         "Whether the secret uses different colours: 1, true, on or yes; 0, false, off or no (any case).",
     ),
+    "distinct_guesses": query(
+        "distinct_guesses",
+        {"type": "string", "enum": sorted(YES) + sorted(NO - {""}), "default": "0"},
+        "Whether every guess uses different colours too (implies distinct): 1, true, on or yes; "
+        "0, false, off or no (any case).",
+    ),
     "history": query(
         "history",
         {"type": "string"},
@@ -768,7 +823,7 @@ PARAMETERS = {
         "is always answered. Past the end of the line: 400.",
     ),
 }
-SIZE = [ref("parameters", name) for name in ("pegs", "colors", "distinct")]
+SIZE = [ref("parameters", name) for name in ("pegs", "colors", "distinct", "distinct_guesses")]
 
 # --- the operations ------------------------------------------------------------------------
 

@@ -217,6 +217,7 @@ def results_json(challenge_id, key):
         "pegs": c.size.pegs,
         "colors": c.size.colors,
         "distinct": c.size.distinct,
+        "distinct_guesses": c.size.distinct_guesses,
         "max_guesses": c.max_guesses,
         "players": data["players"],
         "benchmarks": {name: n for name, n in benchmarks(c)},

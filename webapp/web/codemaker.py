@@ -100,9 +100,9 @@ def state(game: store.CodemakerGame, cands=None) -> tuple[dict, Code | jobs.Job 
     data = {
         "id": game.id,
         "pegs": game.size.pegs,
-        "bulls": game.size.is_bulls_and_cows,
         "colors": game.size.colors,
         "distinct": game.size.distinct,
+        "distinct_guesses": game.size.distinct_guesses,
         "strategy": game.strategy,
         "status": "solved" if game.solved else "guessing",
         "history": [{"guess": str(m.guess), "black": m.reply.black, "white": m.reply.white} for m in game.moves],

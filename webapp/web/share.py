@@ -78,6 +78,8 @@ def parse_replay(slug: str, code: str, args) -> dict:
         raise ReplayError(f"This link has {len(items)} guesses, more than the {limit} allowed.")
     guesses = [Code.parse(item, size) for item in items]
     for number, guess in enumerate(guesses, start=1):
+        if not size.allows_guess(guess):
+            raise ReplayError(f"Guess {number} ({guess}) repeats a colour, which this game does not allow.")
         if guess == secret:
             raise ReplayError(f"Guess {number} already found the secret: the link goes on after the winning guess.")
     won = len(guesses) < limit

@@ -49,6 +49,7 @@ def strategy_lengths(game: store.Played, work: Budget) -> dict | None:
         "pegs": game.size.pegs,
         "colors": game.size.colors,
         "distinct": game.size.distinct,
+        "distinct_guesses": game.size.distinct_guesses,
         "secret": str(game.secret),
     }
 
