@@ -26,6 +26,7 @@ from webapp.engine.review import (
     review_move,
 )
 from webapp.engine.tables import feedback_table
+from webapp.web.review import review_params
 
 CLASSIC = GameSize()
 
@@ -160,13 +161,7 @@ def review_of(client, app, game_id):
     assert first.status_code == 202
     with app.app_context():
         game = store.load_game(game_id)
-        params = {
-            "pegs": game.size.pegs,
-            "colors": game.size.colors,
-            "distinct": game.size.distinct,
-            "secret": str(game.secret),
-            "guesses": [str(m.guess) for m in game.moves],
-        }
+        params = review_params(game.size, game.secret, [m.guess for m in game.moves])
         jobs.run(app, jobs.job_key("review", params))  # no consumer here: run the job in place
     return client.get(f"/api/games/{game_id}/review")
 

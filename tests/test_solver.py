@@ -10,6 +10,7 @@ from webapp import store
 from webapp.engine import Code, GameSize, analyse, feedback, get_strategy
 from webapp.engine.codes import conceal
 from webapp.engine.lines import BEST_CANDIDATE, DEEPEST, GREEDY, adversary_line, greedy_line
+from webapp.settings import size_params
 
 HX = {"HX-Request": "true"}
 
@@ -111,7 +112,7 @@ def test_every_codebreaker_compared(db_config):
     html = text(client.get("/solver/optimal-game"))
     assert 'id="lengths"' in html and '<table class="lengths"' not in html  # being worked out
     with app.app_context():
-        jobs.run(app, jobs.job_key("lengths", {"pegs": 4, "colors": 6, "distinct": False}))
+        jobs.run(app, jobs.job_key("lengths", size_params(GameSize())))
     url = re.search(r'hx-get="([^"]*optimal-game/lengths[^"]*)"', html)[1].replace("&amp;", "&")
     html = text(client.get(url, headers={"HX-Request": "true"}))
     table = html[html.index('<table class="lengths"') : html.index("</table>", html.index('<table class="lengths"'))]

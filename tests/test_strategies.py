@@ -139,7 +139,6 @@ def test_unknown_strategy_is_not_echoed_at_length():
     assert len(str(info.value)) < 300 and "xxxx…" in str(info.value)
 
 
-
 DISTINCT_GUESSES = [GameSize(4, 6, distinct_guesses=True), GameSize(3, 7, distinct_guesses=True)]
 
 

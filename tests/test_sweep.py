@@ -25,6 +25,7 @@ from webapp import create_app
 from webapp.engine import PRESETS, Code, GameSize, feedback
 from webapp.engine.codes import MAX_COLORS, MAX_PEGS, MIN_COLORS, MIN_PEGS, conceal, secret_indices
 from webapp.engine.lines import ADVERSARIES, BEST_CANDIDATE, offered
+from webapp.settings import size_params
 from webapp.web.links import size_slug
 
 SIZES = [
@@ -59,7 +60,7 @@ def size_args(size: GameSize) -> dict:
 
 
 def size_json(size: GameSize) -> dict:
-    return {"pegs": size.pegs, "colors": size.colors, "distinct": size.distinct, "distinct_guesses": size.distinct_guesses}
+    return size_params(size)
 
 
 def a_secret(size: GameSize) -> Code:
