@@ -550,7 +550,14 @@ def shared_solver(size: GameSize, max_guesses: int | None) -> OptimalSolver:
 
 def available(size: GameSize, max_guesses: int | None = None) -> bool:
     """Whether the optimal preset answers for this size without a long wait."""
-    return shipped(size, max_guesses) or size.n_codes <= ON_DEMAND_CODES
+    return shipped(size, max_guesses) or on_demand(size, ON_DEMAND_CODES)
+
+
+def on_demand(size: GameSize, codes: int) -> bool:
+    """Whether a search of ``size`` scores at most ``codes`` guesses on a board
+    of at most :data:`MAX_OPTIMAL_CODES` codes (with guesses of different
+    colours, fewer guesses than codes: 840 of 2,401 at 4 × 7)."""
+    return size.n_codes <= MAX_OPTIMAL_CODES and len(guess_indices(size)) <= codes
 
 
 # Sizes whose exact search, from any position, takes a fraction of a second.
@@ -565,7 +572,7 @@ def shipped(size: GameSize, max_guesses: int | None = None) -> bool:
 def answers_at_once(size: GameSize, max_guesses: int | None, cands: np.ndarray) -> bool:
     """Whether the optimal guess for ``cands`` is read off a shipped tree (or
     found by a search too small to notice), rather than searched for."""
-    if cands.shape[0] <= 2 or size.n_codes <= QUICK_SEARCH_CODES:
+    if cands.shape[0] <= 2 or on_demand(size, QUICK_SEARCH_CODES):
         return True
     choices = shipped_choices(size, max_guesses)
     return choices is not None and set_key(cands) in choices
@@ -583,7 +590,7 @@ def optimal_chooser(max_guesses: int | None) -> Callable[[GameSize, Array, int, 
             guess = choices.get(set_key(cands))
             if guess is not None:
                 return int(guess)
-        if size.n_codes > ON_DEMAND_CODES:
+        if not on_demand(size, ON_DEMAND_CODES):
             raise StrategyError(
                 f"Optimal play is shipped for the preset sizes and computed on demand up to "
                 f"{ON_DEMAND_CODES:,} codes; {size.label()} has {size.n_codes:,}. Try "

@@ -8,7 +8,7 @@ from flask import render_template, request
 
 from ... import jobs
 from ...engine import PRESETS, GameSize, MastermindError, analyse
-from ...engine.optimal import QUICK_SEARCH_CODES, shipped
+from ...engine.optimal import QUICK_SEARCH_CODES, on_demand, shipped
 from ...engine.tables import feedback_table
 from ...engine.tree import check_analysable
 from ...jobs import Busy, Kind, register
@@ -67,7 +67,7 @@ def quick(params: dict) -> bool:
     if size.n_codes > 1296:
         return False
     return all(
-        shipped(size, limit) or size.n_codes <= QUICK_SEARCH_CODES
+        shipped(size, limit) or on_demand(size, QUICK_SEARCH_CODES)
         for limit, name in ((None, "optimal"), (5, "optimal-5"))
         if PRESETS[name].available(size)
     )
