@@ -9,8 +9,9 @@ whole process against whole process, on the same machine in the same run.
 The project never ships or downloads mmstrat: build it yourself (the README
 says how). Each job runs both programs in turn, alternating, ``repeats``
 times; a time is "min–median" of the wall-clock seconds (``/usr/bin/time``),
-memory is the largest peak RSS. The peer runs on one thread (``-mt 1``). Both
-sides must print the same total, or the row says so.
+memory is the largest peak RSS. The peer runs on one thread (``-mt 1``), or
+on as many as ``--threads`` gives this project (the same count on both sides).
+Both sides must print the same total, or the row says so.
 """
 
 from __future__ import annotations
@@ -56,6 +57,28 @@ JOBS = [
         False,
     ),
     ("optimal 4×7", ["optimal", "--pegs", "4", "--colors", "7"], ["-r", "p4c7r", "-s", "optimal"], 1, True),
+    (
+        "tree Bulls and Cows minimax-lex (peer: minmax)",
+        ["analyse", "--preset", "bulls-and-cows", "--strategy", "minimax-lex"],
+        ["-r", "bc", "-s", "minmax"],
+        3,
+        False,
+    ),
+    (
+        "tree Bulls and Cows entropy",
+        ["analyse", "--preset", "bulls-and-cows", "--strategy", "entropy"],
+        ["-r", "bc", "-s", "entropy"],
+        3,
+        False,
+    ),
+    (
+        "tree Bulls and Cows optimal (shipped tree)",
+        ["analyse", "--preset", "bulls-and-cows", "--strategy", "optimal"],
+        None,
+        3,
+        False,
+    ),
+    ("optimal Bulls and Cows", ["optimal", "--preset", "bulls-and-cows"], ["-r", "bc", "-s", "optimal"], 1, True),
 ]
 
 
@@ -103,7 +126,7 @@ def run(peer: str | None, slow: bool = False, only: str | None = None, threads: 
             ours_mem = max(ours_mem, mib)
             ours_total = total_in(out)
             if peer and peer_args:
-                seconds, mib, out = timed([peer, *peer_args, "-S", "-mt", "1"])
+                seconds, mib, out = timed([peer, *peer_args, "-S", "-mt", str(threads or 1)])
                 theirs.append(seconds)
                 theirs_mem = max(theirs_mem, mib)
                 theirs_total = total_in(out)
@@ -122,7 +145,7 @@ def run(peer: str | None, slow: bool = False, only: str | None = None, threads: 
 
 
 def header(with_peer: bool) -> None:
-    line = f"{'job (whole process)':38} {'ours s':>12} {'ours MiB':>9} {'total':>7}"
+    line = f"{'job (whole process)':46} {'ours s':>12} {'ours MiB':>9} {'total':>7}"
     if with_peer:
         line += f" {'peer s':>12} {'peer MiB':>9} {'total':>7} {'time ratio':>10} {'memory ratio':>12}"
     print(line, flush=True)
@@ -130,7 +153,7 @@ def header(with_peer: bool) -> None:
 
 def print_row(r: dict, with_peer: bool) -> None:
     total = "" if r["ours_total"] is None else str(r["ours_total"])
-    line = f"{r['job']:38} {span(r['ours']):>12} {r['ours_mib']:9.0f} {total:>7}"
+    line = f"{r['job']:46} {span(r['ours']):>12} {r['ours_mib']:9.0f} {total:>7}"
     if with_peer and r["peer"]:
         ratio = statistics.median(r["ours"]) / max(statistics.median(r["peer"]), 1e-3)
         memory = r["ours_mib"] / max(r["peer_mib"], 1e-3)
@@ -144,7 +167,7 @@ def print_row(r: dict, with_peer: bool) -> None:
 def main(peer: str | None, slow: bool = False, only: str | None = None, threads: int | None = None) -> None:
     if peer and not os.access(peer, os.X_OK):
         raise SystemExit(f"--peer {peer}: not an executable file")
-    ours = f"this project on {threads} thread(s)" if threads else "this project on every core (2 here)"
-    print(f"whole-process wall time (min–median of alternating runs) and peak RSS; {ours}; the peer on one thread")
+    ours = f"both on {threads} thread(s)" if threads else "this project on every core (2 here), the peer on one thread"
+    print(f"whole-process wall time (min–median of alternating runs) and peak RSS; {ours}")
     header(bool(peer))
     run(peer, slow, only, threads)

@@ -369,3 +369,45 @@ def test_ten_colours_by_keys_and_palette(page, live_server, app):
     page.screenshot(path=str(SHOTS / "ten-colours.png"), full_page=True)
     page.set_viewport_size({"width": 390, "height": 844})
     page.screenshot(path=str(SHOTS / "ten-colours-phone.png"), full_page=True)
+
+
+def test_bulls_and_cows_with_optimal_hints(page, live_server, app):
+    """The Bulls and Cows preset: a repeated digit is refused with the rule,
+    the optimal hints come off the shipped tree, the rows speak of bulls and
+    cows, and the share text and the review say so too."""
+    import re
+
+    start(page, live_server, "Bulls and Cows")
+    expect(page.locator("h1")).to_contain_text("Bulls and Cows")
+    secret, game = secret_of(app, page)
+    assert game.size == GameSize(4, 10, True, True)
+    page.locator("#guess-input").fill("1123")
+    page.keyboard.press("Enter")
+    expect(page.locator("#guess-error")).to_contain_text("every guess uses different colours")
+    expect(page.locator("ol.rows > li")).to_have_count(0)
+    page.get_by_label("Strategy").select_option("optimal")
+    played = []
+    while not played or played[-1] != secret:
+        page.get_by_role("button", name="Suggest a guess").click()
+        expect(page.locator(".suggested-code")).to_have_count(1)
+        guess = page.locator(".suggested-code").inner_text().strip()
+        expect(page.locator("#guess-input")).to_have_value(guess)
+        page.locator("#guess-input").press("Enter")
+        played.append(guess)
+        expect(page.locator("ol.rows > li")).to_have_count(len(played))
+        assert len(played) <= 7  # the optimal tree never needs more
+    assert played[0] == "1234"
+    s = Code.parse(secret, game.size)
+    for row, guess in zip(page.locator("ol.rows > li.row").all(), played):
+        expect(row.locator(".reply-text")).to_have_text(feedback(Code.parse(guess, game.size), s).describe(True))
+    expect(page.locator(".outcome h2")).to_contain_text("You cracked it")
+    share = page.locator("#share-text").input_value()
+    assert share.startswith(f"Bulls and Cows {len(played)}/10") and "bull" in share and secret not in share
+    review = page.locator("section#review")
+    expect(review).to_have_attribute("data-skill", re.compile(r"^\d+$"), timeout=60_000)
+    expect(review.locator("tbody tr")).to_have_count(len(played))
+    expect(review.locator("tbody tr").first).to_contain_text("best")
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "bulls-and-cows.png"), full_page=True)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.screenshot(path=str(SHOTS / "bulls-and-cows-phone.png"), full_page=True)
