@@ -39,7 +39,7 @@ BOARDS = (
         "Bulls and Cows",
         GameSize(4, 10, distinct=True, distinct_guesses=True),
         10,
-        "4 different digits 0–9, every guess too; a bull is a right digit in the right place, a cow one elsewhere.",
+        "4 different digits 0–9, every guess too, 10 guesses.",
     ),
 )
 BOARDS_BY_KEY = {b.key: b for b in BOARDS}

@@ -111,7 +111,10 @@ class GameSize:
         return not self.distinct_guesses or code.is_distinct()
 
     def label(self) -> str:
-        """A short name such as ``4×6``, ``4×6 distinct`` or ``4×6 distinct guesses``."""
+        """A short name such as ``4×6``, ``4×6 distinct``, ``4×7 distinct
+        guesses``, or ``Bulls and Cows``."""
+        if self.is_bulls_and_cows:
+            return "Bulls and Cows"
         rule = " distinct guesses" if self.distinct_guesses else " distinct" if self.distinct else ""
         return f"{self.pegs}×{self.colors}{rule}"
 

@@ -165,7 +165,7 @@ def key_line(reply: Feedback, pegs: int) -> str:
 
 def game_title(size: GameSize) -> str:
     """What the share text calls the game: ``Mastermind 4×6``, or ``Bulls and Cows``."""
-    return "Bulls and Cows" if size.is_bulls_and_cows else f"Mastermind {size.label()}"
+    return size.label() if size.is_bulls_and_cows else f"Mastermind {size.label()}"
 
 
 def key_legend(size: GameSize) -> str:
