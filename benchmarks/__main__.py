@@ -101,7 +101,11 @@ def main(argv=None):
     parser.add_argument(
         "--peer", metavar="MMSTRAT", help="side by side with this mmstrat binary, whole process (see peer.py)"
     )
-    parser.add_argument("--threads", type=int, help="with --peer: both programs on this many threads (this project's kernels, the peer's -mt)")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        help="with --peer: both programs on this many threads (this project's kernels, the peer's -mt)",
+    )
     parser.add_argument(
         "--peer-jobs", action="store_true", help="the side-by-side jobs without the peer: this project's column alone"
     )
