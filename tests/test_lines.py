@@ -186,6 +186,6 @@ def test_codebreakers_offered():
 
 def test_json_shape():
     data = adversary_line(BEST_CANDIDATE, GameSize(3, 4), GREEDY).json()
-    assert set(data) == {"pegs", "colors", "distinct", "strategy", "adversary", "rows"}
+    assert set(data) == {"pegs", "colors", "distinct", "distinct_guesses", "strategy", "adversary", "rows"}
     assert data["rows"][-1]["black"] == 3
     assert set(data["rows"][0]) == {"guess", "black", "white", "remaining"}

@@ -49,6 +49,7 @@ def test_summary_fields():
         "pegs",
         "colors",
         "distinct",
+        "distinct_guesses",
         "strategy",
         "total",
         "mean",
