@@ -12,7 +12,9 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test lint chromium servers bench serve lock clean
+TRANSLATIONS := webapp/translations
+
+.PHONY: run test lint chromium servers bench serve lock clean messages update-messages compile-messages
 
 # The app alone for `make run` and `make serve`; the test tools too for `make test`.
 # Both install exactly the versions (and files, by hash) in requirements/,
@@ -45,14 +47,14 @@ lock:
 		--strip-extras --allow-unsafe --no-emit-index-url --no-emit-find-links $(if $(UPGRADE),--upgrade) \
 		-c $(TEST_LOCK) -o $(APP_LOCK) pyproject.toml
 
-run: $(STAMP)
+run: $(STAMP) compile-messages
 	$(BIN)/flask --app webapp run --host $(HOST) --port $(PORT)
 
 # Production-style: gunicorn, four worker processes of four threads each
 # sharing one SQLite file. A thread waits on a slow client until its request
 # is complete, and a few slow clients stall a worker: facing the internet, this
 # sits behind nginx (deploy/nginx.conf), which reads whole requests first.
-serve: $(STAMP)
+serve: $(STAMP) compile-messages
 	$(BIN)/gunicorn --workers 4 --worker-class gthread --threads 4 --bind $(HOST):$(PORT) 'webapp:create_app()'
 
 # Browser tests use Debian's Chromium; install it when it is missing.
@@ -67,7 +69,7 @@ servers:
 		{ $(SUDO) apt-get update && $(SUDO) apt-get install -y --no-install-recommends postgresql redis-server; }
 
 # Lint and format (ruff), types (mypy: strict on the engine), then every test.
-test: $(TEST_STAMP) chromium servers lint
+test: $(TEST_STAMP) compile-messages chromium servers lint
 	$(BIN)/python -m pytest
 
 lint: $(TEST_STAMP)
@@ -77,6 +79,22 @@ lint: $(TEST_STAMP)
 
 bench: $(TEST_STAMP) servers
 	$(BIN)/python -m benchmarks
+
+# The language catalogues (German and Spanish; English is the source):
+# `make messages` extracts every message into messages.pot, `make
+# update-messages` merges it into each language's .po file (new messages
+# arrive empty, for a translator to fill), and `make compile-messages` builds
+# the .mo files the app reads (`make run`, `make serve` and `make test` do it
+# first); the .mo files are never committed or edited by hand.
+messages: $(STAMP)
+	$(BIN)/pybabel -q extract -F babel.cfg -k lazy_gettext --sort-by-file --no-wrap \
+		--project "Mastermind lab" -o $(TRANSLATIONS)/messages.pot .
+
+update-messages: messages
+	$(BIN)/pybabel update --no-fuzzy-matching --no-wrap -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS)
+
+compile-messages: $(STAMP)
+	$(BIN)/pybabel -q compile -d $(TRANSLATIONS)
 
 clean:
 	rm -rf $(VENV) test-results .pytest_cache

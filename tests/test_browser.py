@@ -411,3 +411,30 @@ def test_bulls_and_cows_with_optimal_hints(page, live_server, app):
     page.screenshot(path=str(SHOTS / "bulls-and-cows.png"), full_page=True)
     page.set_viewport_size({"width": 390, "height": 844})
     page.screenshot(path=str(SHOTS / "bulls-and-cows-phone.png"), full_page=True)
+
+
+def test_a_game_in_german(page, live_server, app):
+    """The header's switcher turns the pages German and remembers it; a whole
+    game is played by keyboard, every row's words and the outcome in German."""
+    page.goto(live_server.url + "/")
+    page.get_by_role("button", name="Deutsch").click()
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    expect(page.locator("h1")).to_have_text("Mastermind spielen")
+    page.get_by_role("button", name="Klassisch").click()
+    page.wait_for_load_state()
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    secret, game = secret_of(app, page)
+    guesses = [g for g in ["1122", "3456"] if g != secret] + [secret]
+    for guess in guesses:
+        page.locator("#guess-input").fill(guess)
+        page.keyboard.press("Enter")
+        expect(page.locator(f'ol.rows > li[data-guess="{guess}"]')).to_have_count(1)
+    s = Code.parse(secret, game.size)
+    for row, guess in zip(page.locator("ol.rows > li.row").all(), guesses):
+        reply = feedback(Code.parse(guess, game.size), s)
+        expect(row.locator(".reply-text")).to_have_text(f"{reply.black} schwarz, {reply.white} weiß")
+    noun = "Versuch" if len(guesses) == 1 else "Versuchen"
+    expect(page.locator(".outcome h2")).to_have_text(f"Geknackt mit {len(guesses)} {noun}!")
+    expect(page.get_by_role("button", name="Noch einmal spielen")).to_be_visible()
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "board-german.png"), full_page=True)

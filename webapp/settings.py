@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+from flask_babel import lazy_gettext
 
 from .engine import GameSize, MastermindError
 from .engine.codes import MAX_COLORS, MAX_GUESSES, MAX_PEGS, MIN_COLORS, MIN_GUESSES, MIN_PEGS
@@ -17,29 +20,41 @@ class Board:
     """A board the home page offers by name: its size and guess limit."""
 
     key: str
-    title: str
+    title: Any  # str, or a lazy string translated when shown
     size: GameSize
     max_guesses: int
-    blurb: str
+    blurb: Any
 
 
 BOARDS = (
-    Board("classic", "Classic", GameSize(4, 6), 10, "4 pegs, 6 colours, 10 guesses."),
-    Board("brain-breaker", "Brain Breaker", GameSize(4, 5), 10, "4 pegs, 5 colours, 10 guesses."),
-    Board("super", "Super Mastermind", GameSize(5, 8), 12, "5 pegs, 8 colours, 12 guesses."),
+    Board("classic", lazy_gettext("Classic"), GameSize(4, 6), 10, lazy_gettext("4 pegs, 6 colours, 10 guesses.")),
+    Board(
+        "brain-breaker",
+        lazy_gettext("Brain Breaker"),
+        GameSize(4, 5),
+        10,
+        lazy_gettext("4 pegs, 5 colours, 10 guesses."),
+    ),
+    Board(
+        "super",
+        lazy_gettext("Super Mastermind"),
+        GameSize(5, 8),
+        12,
+        lazy_gettext("5 pegs, 8 colours, 12 guesses."),
+    ),
     Board(
         "distinct",
-        "Distinct",
+        lazy_gettext("Distinct"),
         GameSize(4, 6, distinct=True),
         10,
-        "4 pegs, 6 colours; the secret uses 4 different colours.",
+        lazy_gettext("4 pegs, 6 colours; the secret uses 4 different colours."),
     ),
     Board(
         "bulls-and-cows",
-        "Bulls and Cows",
+        lazy_gettext("Bulls and Cows"),
         GameSize(4, 10, distinct=True, distinct_guesses=True),
         10,
-        "4 different digits 0–9, every guess too, 10 guesses.",
+        lazy_gettext("4 different digits 0–9, every guess too, 10 guesses."),
     ),
 )
 BOARDS_BY_KEY = {b.key: b for b in BOARDS}

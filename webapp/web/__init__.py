@@ -14,7 +14,22 @@ from urllib.parse import urlencode
 
 from .. import store
 from ..settings import BOARDS_BY_KEY
-from . import api, apidocs, challenges, codemaker, daily, errors, helpers, limits, links, play, security, share, theme
+from . import (
+    api,
+    apidocs,
+    challenges,
+    codemaker,
+    daily,
+    errors,
+    helpers,
+    i18n,
+    limits,
+    links,
+    play,
+    security,
+    share,
+    theme,
+)
 from .solver import blueprints as solver
 from .solver import classroom, compare, line, tree  # noqa: F401  (their routes join the solver's blueprints)
 
@@ -35,6 +50,7 @@ BLUEPRINTS = (
     theme.bp,
     daily.bp,
     daily.api,
+    i18n.bp,
 )
 
 
@@ -42,6 +58,7 @@ def init_app(app) -> None:
     security.init_app(app)
     limits.init_app(app)
     errors.init_app(app)
+    i18n.init_app(app)
     app.jinja_env.globals.update(
         color=helpers.color,
         palette=helpers.PALETTE,

@@ -10,8 +10,11 @@ import re
 import secrets
 import time
 from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
 
 from flask import abort, current_app, g, render_template, request, url_for
+from flask_babel import format_decimal, get_locale, gettext, lazy_gettext, ngettext
 
 from .. import store
 from ..engine import Feedback, GameSize, MastermindError
@@ -28,7 +31,7 @@ class Color:
     the tenth is written 0 (``digit``)."""
 
     number: int
-    name: str
+    name: Any  # a lazy string, in the page's language when shown
     symbol: str
 
     @property
@@ -37,22 +40,63 @@ class Color:
 
 
 PALETTE = (
-    Color(1, "red", "●"),
-    Color(2, "blue", "■"),
-    Color(3, "green", "▲"),
-    Color(4, "yellow", "◆"),
-    Color(5, "purple", "★"),
-    Color(6, "orange", "✚"),
-    Color(7, "cyan", "⬟"),
-    Color(8, "pink", "♥"),
-    Color(9, "brown", "✖"),
-    Color(10, "white", "✿"),
+    Color(1, lazy_gettext("red"), "●"),
+    Color(2, lazy_gettext("blue"), "■"),
+    Color(3, lazy_gettext("green"), "▲"),
+    Color(4, lazy_gettext("yellow"), "◆"),
+    Color(5, lazy_gettext("purple"), "★"),
+    Color(6, lazy_gettext("orange"), "✚"),
+    Color(7, lazy_gettext("cyan"), "⬟"),
+    Color(8, lazy_gettext("pink"), "♥"),
+    Color(9, lazy_gettext("brown"), "✖"),
+    Color(10, lazy_gettext("white"), "✿"),
 )
 
 
 def color(number: int) -> Color:
     """The look of colour ``number`` (1-based)."""
     return PALETTE[number - 1]
+
+
+# --- words in the page's language (see ``i18n``) -----------------------------------------------
+
+
+def current_language() -> str:
+    """The request's language code, for ``<html lang>``."""
+    return str(get_locale() or "en")
+
+
+def number(value) -> str:
+    """A whole number with the locale's grouping: 1,296 in English, 1.296 in German."""
+    return format_decimal(value)
+
+
+def reply_words(reply: Feedback, bulls: bool = False) -> str:
+    """A reply in words, for a screen reader and beside the key pegs:
+    "2 black, 1 white", or in Bulls and Cows "2 bulls, 1 cow"."""
+    if bulls:
+        return gettext(
+            "%(bulls)s, %(cows)s",
+            bulls=ngettext("%(num)d bull", "%(num)d bulls", reply.black),
+            cows=ngettext("%(num)d cow", "%(num)d cows", reply.white),
+        )
+    return gettext("%(black)d black, %(white)d white", black=reply.black, white=reply.white)
+
+
+def here_without_lang() -> str:
+    """This page's address without ``lang``, for the switcher to come back to
+    (a ``lang`` in it would outrank the choice just made)."""
+    if request.method != "GET":
+        return request.path
+    args = [(k, v) for k, v in request.args.items(multi=True) if k != "lang"]
+    return request.path + ("?" + urlencode(args) if args else "")
+
+
+def back_to(target: str | None) -> str:
+    """Where to return after choosing: a path on this site, else the home page."""
+    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
+        return target
+    return "/"
 
 
 def game_or_404(game_id: str) -> store.Game:

@@ -6,6 +6,7 @@ import json
 import time
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask_babel import gettext
 
 from .. import jobs, store
 from ..engine import PRESETS as STRATEGIES
@@ -24,6 +25,7 @@ from .helpers import (
     no_store,
     remember_player,
     render,
+    reply_words,
     share_context,
     sweep_abandoned,
 )
@@ -131,11 +133,16 @@ def announcement(game: store.Game) -> str:
     if not game.moves:
         return ""
     last = game.moves[-1]
-    text = f"Guess {len(game.moves)}: {last.guess} gave {last.reply.describe(game.size.is_bulls_and_cows)}."
+    text = gettext(
+        "Guess %(number)d: %(guess)s gave %(reply)s.",
+        number=len(game.moves),
+        guess=str(last.guess),
+        reply=reply_words(last.reply, game.size.is_bulls_and_cows),
+    )
     if game.status == store.WON:
-        text += f" You cracked the code in {len(game.moves)} guesses."
+        text += " " + gettext("You cracked the code in %(num)d guesses.", num=len(game.moves))
     elif game.status == store.LOST:
-        text += f" Out of guesses. The secret was {game.secret}."
+        text += " " + gettext("Out of guesses. The secret was %(code)s.", code=str(game.secret))
     return text
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from flask import Blueprint, redirect, request
 
+from .helpers import back_to
+
 bp = Blueprint("theme", __name__)
 
 COOKIE = "theme"
@@ -18,13 +20,6 @@ def current() -> str:
     """The visitor's choice: ``auto`` (follow the system), ``light`` or ``dark``."""
     value = request.cookies.get(COOKIE, "auto")
     return value if value in CHOICES else "auto"
-
-
-def back_to(target: str | None) -> str:
-    """Where to return after choosing: a path on this site, else the home page."""
-    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
-        return target
-    return "/"
 
 
 @bp.post("/theme")

@@ -1,0 +1,78 @@
+"""The pages' languages: complete catalogues, the choice of locale, and the
+locale's number grouping."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from webapp import store
+from webapp.engine import GameSize
+
+ROOT = Path(__file__).resolve().parent.parent
+TRANSLATIONS = ROOT / "webapp" / "translations"
+
+
+@pytest.fixture(scope="module")
+def extracted(tmp_path_factory):
+    """Every message the code and the templates use, extracted afresh."""
+    pot = tmp_path_factory.mktemp("i18n") / "messages.pot"
+    pybabel = Path(sys.executable).with_name("pybabel")
+    subprocess.run(
+        [str(pybabel), "-q", "extract", "-F", "babel.cfg", "-k", "lazy_gettext", "-o", str(pot), "."],
+        cwd=ROOT,
+        check=True,
+    )
+    with pot.open("rb") as fh:
+        return read_po(fh)
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_catalogue_is_complete(extracted, lang):
+    """No message missing, empty or fuzzy, and every placeholder kept."""
+    with (TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po").open("rb") as fh:
+        catalog = read_po(fh, locale=lang)
+    problems = []
+    for message in extracted:
+        if not message.id:
+            continue
+        found = catalog.get(message.id)
+        if found is None:
+            problems.append(f"missing: {message.id!r}")
+        elif found.fuzzy:
+            problems.append(f"fuzzy: {message.id!r}")
+        elif not all(found.string if isinstance(found.string, tuple) else [found.string]):
+            problems.append(f"untranslated: {message.id!r}")
+    for message, errors in catalog.check():
+        problems += [f"{message.id!r}: {error}" for error in errors]
+    assert len(extracted) > 100
+    assert not problems, "\n".join(problems[:30])
+
+
+def test_locale_comes_from_the_address_then_the_choice_then_the_browser(client):
+    assert '<html lang="en"' in client.get("/").get_data(as_text=True)
+    spanish = client.get("/", headers={"Accept-Language": "es-ES,es;q=0.9,en;q=0.5"}).get_data(as_text=True)
+    assert '<html lang="es"' in spanish and "Jugar a Mastermind" in spanish
+    chosen = client.post("/language", data={"lang": "de", "next": "/?lang=es"})
+    assert chosen.status_code == 303 and chosen.headers["Location"] == "/?lang=es"
+    german = client.get("/", headers={"Accept-Language": "es"}).get_data(as_text=True)
+    assert '<html lang="de"' in german and "Mastermind spielen" in german  # the choice beats the browser
+    assert '<html lang="es"' in client.get("/?lang=es").get_data(as_text=True)  # the address beats the choice
+    client.post("/language", data={"lang": "nonsense", "next": "/"})
+    assert '<html lang="en"' in client.get("/").get_data(as_text=True)  # forgotten
+
+
+def test_the_switcher_comes_back_without_the_address_language(client):
+    page = client.get("/solver/compare?pegs=3&colors=4&lang=de").get_data(as_text=True)
+    assert 'name="next" value="/solver/compare?pegs=3&amp;colors=4"' in page
+
+
+@pytest.mark.parametrize("lang, shown", [("en", "1,296"), ("de", "1.296"), ("es", "1.296")])
+def test_numbers_use_the_locale_grouping(client, app, lang, shown):
+    with app.app_context():
+        game = store.create_game(GameSize(), 10)
+    client.post(f"/games/{game.id}/counter", data={"show": "1"})
+    page = client.get(f"/games/{game.id}?lang={lang}").get_data(as_text=True)
+    assert f'<strong id="possible-count">{shown}</strong>' in page

@@ -1,0 +1,58 @@
+"""The page's language: English, German or Spanish, with Flask-Babel's
+gettext catalogues (``webapp/translations``).
+
+The locale is, in order: ``?lang=`` in the address (so a link can name its
+language), the visitor's choice from the header's switcher (a cookie), then
+the browser's ``Accept-Language``; English when none of them names a language
+the app speaks. URLs and API field names are the same in every language; the
+JSON API's error sentences follow the same rule, so an API client's
+``Accept-Language`` chooses them."""
+
+from __future__ import annotations
+
+from flask import Blueprint, redirect, request
+from flask_babel import Babel
+
+from .helpers import back_to, current_language, here_without_lang, number, reply_words
+
+bp = Blueprint("language", __name__)
+
+# Each language the app speaks, named in itself (the switcher's labels).
+LANGUAGES = {"en": "English", "de": "Deutsch", "es": "Español"}
+COOKIE = "lang"
+DAYS = 365
+
+
+def asked() -> str | None:
+    """The language the address or the switcher's cookie names, if any."""
+    for value in (request.args.get("lang"), request.cookies.get(COOKIE)):
+        if value in LANGUAGES:
+            return value
+    return None
+
+
+def select_locale() -> str:
+    """The request's locale: ``?lang=``, the remembered choice, then ``Accept-Language``."""
+    return asked() or request.accept_languages.best_match(list(LANGUAGES)) or "en"
+
+
+@bp.post("/language")
+def choose():
+    choice = request.form.get("lang", "")
+    response = redirect(back_to(request.form.get("next")), 303)
+    if choice not in LANGUAGES:
+        response.delete_cookie(COOKIE, samesite="Lax")
+    else:
+        response.set_cookie(
+            COOKIE, choice, max_age=DAYS * 86400, samesite="Lax", httponly=True, secure=request.is_secure
+        )
+    return response
+
+
+def init_app(app) -> None:
+    Babel(app, locale_selector=select_locale, default_translation_directories="translations")
+    app.jinja_env.policies["ext.i18n.trimmed"] = True  # as babel.cfg extracts them
+    app.jinja_env.globals.update(
+        languages=LANGUAGES, language=current_language, reply_words=reply_words, here_without_lang=here_without_lang
+    )
+    app.jinja_env.filters["number"] = number
