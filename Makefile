@@ -91,7 +91,7 @@ messages: $(STAMP)
 		--project "Mastermind lab" -o $(TRANSLATIONS)/messages.pot .
 
 update-messages: messages
-	$(BIN)/pybabel update --no-fuzzy-matching --no-wrap -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS)
+	$(BIN)/pybabel update --no-fuzzy-matching --ignore-obsolete --no-wrap -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS)
 
 compile-messages: $(STAMP)
 	$(BIN)/pybabel -q compile -d $(TRANSLATIONS)

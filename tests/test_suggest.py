@@ -32,7 +32,7 @@ def test_suggestion_matches_the_engine(client, game, name):
     assert suggested(html) == str(expected.guess)
     assert f'name="guess" value="{expected.guess}"' in html  # filled in, ready to play
     for reply, count in expected.partition.items():
-        assert f"{reply.describe()}: {count} codes" in html
+        assert f"{reply.describe()}: {count} {'code' if count == 1 else 'codes'}" in html
 
 
 def test_suggestion_without_javascript_survives_reload(client, app, game):

@@ -47,6 +47,36 @@ class Ranked:
     is_candidate: bool
 
 
+@dataclass(frozen=True)
+class Why:
+    """The facts behind a position's guess, free of any language (the web
+    layer words them): ``kind`` is ``solved`` (``guess`` found in ``n``
+    guesses), ``one-left``, ``tree`` (read off the exact optimal tree),
+    ``first-candidate`` (a strategy that guesses the first of few codes),
+    ``random``, ``first-in-order``, or ``scored``: ``guess`` scores best
+    (``score``), tied with ``ties - 1`` others of the ``scored`` guesses of
+    ``pool``, ``tied_candidates`` of the tied could be the secret, and the
+    strategy does or does not prefer those. ``none``: nothing to explain."""
+
+    kind: str
+    guess: str = ""
+    n: int = 0
+    strategy: str = ""
+    score: JSON = field(default_factory=dict)
+    ties: int = 1
+    tied_candidates: int = 0
+    scored: int = 0
+    pool: str = ""
+    prefer_candidates: bool = True
+    is_candidate: bool = False
+
+
+# Which guesses a position's top list scored: every code, every code the rule
+# allows, the codes still possible, one per pattern (before any guess), or one
+# per set that differs only in colours not yet played.
+POOLS = ("every", "every-distinct", "candidates", "patterns", "unplayed")
+
+
 @dataclass
 class Position:
     """Everything the classroom shows about one position."""
@@ -56,10 +86,10 @@ class Position:
     history: tuple[tuple[Code, Feedback], ...]
     candidates: np.ndarray
     suggestion: Suggestion | None  # None once the code has been found
-    why: str
+    why: Why
     top: list[Ranked] = field(default_factory=list)
     scored: int = 0  # how many guesses the top list ranked
-    pool: str = ""  # which guesses those were, in words
+    pool: str = ""  # which guesses those were: one of POOLS
 
     @property
     def solved(self) -> bool:
@@ -100,40 +130,22 @@ class Position:
                 }
             )
         data["top"] = [{"guess": str(r.guess), "score": r.score, "is_candidate": r.is_candidate} for r in self.top]
-        data["why"] = self.why
         return data
 
 
-def score_text(score: JSON) -> str:
-    """``"largest class 256"``, or several values joined; long lists cut short.
-
-    >>> score_text({"class sizes": [256, 256, 114, 114, 96, 96, 36]})
-    'class sizes 256, 256, 114, 114, 96, …'
-    """
-    parts = []
-    for label, value in score.items():
-        if isinstance(value, list):
-            shown = ", ".join(str(v) for v in value[:5]) + (", …" if len(value) > 5 else "")
-        else:
-            shown = f"{value:g}" if isinstance(value, float) else str(value)
-        parts.append(f"{label} {shown}")
-    return "; ".join(parts)
-
-
-def unscored_reason(strategy: Strategy, n: int, guess: Code) -> str:
+def unscored_reason(strategy: Strategy, n: int, guess: Code) -> Why:
     """Why a strategy that compares no scores here chose ``guess``."""
     if n == 1:
-        return f"Only one code is left, so {guess} is guessed."
-    if strategy.chooser is not None:
-        return (
-            f"{strategy.name} reads its guess from the exact optimal decision tree: from here, "
-            f"{guess} needs the fewest guesses in total over the {n:,} codes still possible."
-        )
-    if n <= strategy.first_candidate_at:
-        return f"With {n} codes left, {strategy.name} guesses the first of them, {guess}."
-    if strategy.random:
-        return f"{strategy.name} draws one of the {n:,} codes still possible at random: {guess}."
-    return f"{strategy.name} guesses the first of the {n:,} codes still possible in ascending order."
+        kind = "one-left"
+    elif strategy.chooser is not None:
+        kind = "tree"
+    elif n <= strategy.first_candidate_at:
+        kind = "first-candidate"
+    elif strategy.random:
+        kind = "random"
+    else:
+        kind = "first-in-order"
+    return Why(kind, str(guess), n, strategy.name)
 
 
 def _sort_keys(
@@ -150,26 +162,23 @@ def _sort_keys(
     return keys
 
 
-def why_sentence(
+def why_facts(
     strategy: Strategy, suggestion: Suggestion, ties: int, tied_candidates: int, scored: int, pool: str
-) -> str:
-    """One sentence on which score and which tie-break chose the guess."""
-    guess = suggestion.guess
-    head = f"{guess} scores best by {strategy.name}'s rule ({score_text(suggestion.score)})"
-    if ties == 1:
-        return f"{head}; no other of the {scored:,} guesses scored ({pool}) does as well."
-    others = ties - 1
-    head += f", tied with {others:,} other guess{'es' if others > 1 else ''} of the {scored:,} scored ({pool})"
-    if not strategy.prefer_candidates:
-        return head + "; this strategy gives codes still possible no preference, so the first in ascending order wins."
-    if tied_candidates == 1 and suggestion.is_candidate:
-        return head + "; it is the only one of them that could be the secret, so it wins."
-    if 0 < tied_candidates < ties:
-        return (
-            head + f"; {tied_candidates:,} of the {ties:,} tied could be the secret, and of "
-            "those the first in ascending order wins."
-        )
-    return head + "; the first in ascending order wins."
+) -> Why:
+    """Which score and which tie-break chose the guess."""
+    return Why(
+        "scored",
+        str(suggestion.guess),
+        suggestion.remaining,
+        strategy.name,
+        suggestion.score,
+        ties,
+        tied_candidates,
+        scored,
+        pool,
+        strategy.prefer_candidates,
+        suggestion.is_candidate,
+    )
 
 
 def describe(
@@ -199,7 +208,7 @@ def describe(
             history,
             cands,
             None,
-            f"Solved: {history[-1][0]} is the secret, found in {len(history)} guess{'es' if len(history) > 1 else ''}.",
+            Why("solved", str(history[-1][0]), len(history), strategy.name),
         )
     if not strategy.quick(size, cands):
         raise TooSlow(
@@ -210,24 +219,20 @@ def describe(
     suggestion = best_guess(strategy, size, history, rng=rng, table=table, max_pairs=budget)
     n = int(cands.shape[0])
     if top == 0:  # only the choice is wanted (the tree view)
-        return Position(size, strategy, history, cands, suggestion, "")
+        return Position(size, strategy, history, cands, suggestion, Why("none"))
     if not strategy.criteria or n <= strategy.first_candidate_at or strategy.chooser is not None:
         return Position(size, strategy, history, cands, suggestion, unscored_reason(strategy, n, suggestion.guess))
 
     chosen = suggestion.guess.index(size)
     played = played_mask(size, history)
     if strategy.candidates_only:
-        pool, words = cands, "the codes still possible"
+        pool, words = cands, "candidates"
     elif size.n_codes * n <= FULL_POOL_PAIRS:
         pool = guess_indices(size).astype(np.int64)
-        words = "every code of different colours" if size.distinct_guesses else "every code"
+        words = "every-distinct" if size.distinct_guesses else "every"
     else:
         pool = pool_of(size, played)
-        words = (
-            "one code per pattern"
-            if played == 0
-            else "one of each set of guesses that differ only in colours not yet played"
-        )
+        words = "patterns" if played == 0 else "unplayed"
         pool = np.union1d(pool, [chosen]).astype(np.int64)
     budget.spend(pool.shape[0] * n, "Too many guesses to rank here: make another guess first.")
     counts = table.class_counts(pool, cands)
@@ -237,7 +242,7 @@ def describe(
     chosen_row = int(np.searchsorted(pool, chosen))
     rows = [chosen_row] + [int(r) for r in order[: top + 1] if r != chosen_row][: top - 1]
     ranked = [Ranked(Code.from_index(pool[r], size), strategy.score(counts[r], n), bool(is_candidate[r])) for r in rows]
-    why = why_sentence(
+    why = why_facts(
         strategy, suggestion, int(alive.sum()), int((alive & is_candidate).sum()), int(pool.shape[0]), words
     )
     return Position(size, strategy, history, cands, suggestion, why, ranked, int(pool.shape[0]), words)

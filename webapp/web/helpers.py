@@ -75,12 +75,12 @@ def reply_words(reply: Feedback, bulls: bool = False) -> str:
     """A reply in words, for a screen reader and beside the key pegs:
     "2 black, 1 white", or in Bulls and Cows "2 bulls, 1 cow"."""
     if bulls:
-        return gettext(
-            "%(bulls)s, %(cows)s",
-            bulls=ngettext("%(num)d bull", "%(num)d bulls", reply.black),
-            cows=ngettext("%(num)d cow", "%(num)d cows", reply.white),
-        )
-    return gettext("%(black)d black, %(white)d white", black=reply.black, white=reply.white)
+        first = ngettext("%(num)d bull", "%(num)d bulls", reply.black)
+        second = ngettext("%(num)d cow", "%(num)d cows", reply.white)
+    else:
+        first = ngettext("%(num)d black", "%(num)d black", reply.black)
+        second = ngettext("%(num)d white", "%(num)d white", reply.white)
+    return gettext("%(first)s, %(second)s", first=first, second=second)
 
 
 def here_without_lang() -> str:

@@ -14,6 +14,7 @@ from flask import Blueprint, redirect, request
 from flask_babel import Babel
 
 from .helpers import back_to, current_language, here_without_lang, number, reply_words
+from .words import pool_words, score_name, score_words, why_words
 
 bp = Blueprint("language", __name__)
 
@@ -53,6 +54,13 @@ def init_app(app) -> None:
     Babel(app, locale_selector=select_locale, default_translation_directories="translations")
     app.jinja_env.policies["ext.i18n.trimmed"] = True  # as babel.cfg extracts them
     app.jinja_env.globals.update(
-        languages=LANGUAGES, language=current_language, reply_words=reply_words, here_without_lang=here_without_lang
+        languages=LANGUAGES,
+        language=current_language,
+        reply_words=reply_words,
+        here_without_lang=here_without_lang,
+        why_words=why_words,
+        pool_words=pool_words,
+        score_name=score_name,
+        score_words=score_words,
     )
     app.jinja_env.filters["number"] = number

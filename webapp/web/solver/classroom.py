@@ -10,6 +10,7 @@ from urllib.parse import urlencode
 
 import numpy as np
 from flask import redirect, render_template, request, url_for
+from flask_babel import gettext, lazy_gettext
 
 from ...engine import PRESETS, Code, Feedback, MastermindError, feedback, get_strategy
 from ...engine.codes import conceal, format_history, parse_history, reveal, secret_indices
@@ -18,13 +19,14 @@ from ...engine.position import describe, partition_bars
 from ...settings import SettingsError, parse_size
 from .. import links
 from ..errors import error_response
-from ..helpers import ViewError, budget, form_defaults, render, status_of
+from ..helpers import ViewError, budget, form_defaults, number, render, reply_words, status_of
+from ..words import why_words
 from .blueprints import api, bp
 
 SOURCES = {
-    "teacher": "a secret you type (hidden until it is found)",
-    "random": "a secret drawn at random",
-    "adversary": "no secret: the codemaker keeps the most codes possible",
+    "teacher": lazy_gettext("a secret you type (hidden until it is found)"),
+    "random": lazy_gettext("a secret drawn at random"),
+    "adversary": lazy_gettext("no secret: the codemaker keeps the most codes possible"),
 }
 
 
@@ -91,16 +93,22 @@ def classroom_context(state: dict) -> dict:
     state["presenter_link"] = classroom_url(state, history, not state["presenter"])
     state["bars"] = partition_bars(position.suggestion.partition, state["size"].pegs) if position.suggestion else []
     if position.solved:
-        state["announcement"] = position.why
+        state["announcement"] = why_words(position.why)
     elif history:
         guess, reply = history[-1]
-        state["announcement"] = (
-            f"Guess {len(history)}: {guess} got {reply.describe(state['size'].is_bulls_and_cows)}. "
-            f"{position.remaining:,} codes left; {state['strategy'].name} "
-            f"guesses {position.suggestion.guess} next."
+        state["announcement"] = gettext(
+            "Guess %(number)d: %(guess)s got %(reply)s. %(left)s codes left; %(strategy)s guesses %(next)s next.",
+            number=len(history),
+            guess=str(guess),
+            reply=reply_words(reply, state["size"].is_bulls_and_cows),
+            left=number(position.remaining),
+            strategy=state["strategy"].name,
+            next=str(position.suggestion.guess),
         )
     else:
-        state["announcement"] = f"{state['strategy'].name} opens with {position.suggestion.guess}."
+        state["announcement"] = gettext(
+            "%(strategy)s opens with %(guess)s.", strategy=state["strategy"].name, guess=str(position.suggestion.guess)
+        )
     return state
 
 
@@ -162,6 +170,7 @@ def classroom_start():
 @api.get("/step")
 def step_json():
     try:
-        return classroom_state(request.args)["position"].json()
+        position = classroom_state(request.args)["position"]
+        return {**position.json(), "why": why_words(position.why)}
     except MastermindError as exc:
         return error_response(status_of(exc), str(exc))
