@@ -371,24 +371,28 @@ def test_ten_colours_by_keys_and_palette(page, live_server, app):
     page.screenshot(path=str(SHOTS / "ten-colours-phone.png"), full_page=True)
 
 
-def test_bulls_and_cows_with_optimal_hints(page, live_server, app):
-    """The Bulls and Cows preset: a repeated digit is refused with the rule,
-    the optimal hints come off the shipped tree, the rows speak of bulls and
-    cows, and the share text and the review say so too."""
+def test_bulls_and_cows_in_spanish_with_optimal_hints(page, live_server, app):
+    """Picas y Fijas, as a Spanish class plays it: a repeated digit is refused
+    with the rule, the optimal hints come off the shipped tree, the rows, the
+    share text and the review speak of fijas and picas (bulls and cows)."""
     import re
 
-    start(page, live_server, "Bulls and Cows")
-    expect(page.locator("h1")).to_contain_text("Bulls and Cows")
+    page.goto(live_server.url + "/")
+    page.get_by_role("button", name="Español").click()
+    expect(page.locator("html")).to_have_attribute("lang", "es")
+    page.get_by_role("button", name="Picas y Fijas").click()
+    page.wait_for_load_state()
+    expect(page.locator("h1")).to_contain_text("Picas y Fijas")
     secret, game = secret_of(app, page)
     assert game.size == GameSize(4, 10, True, True)
     page.locator("#guess-input").fill("1123")
     page.keyboard.press("Enter")
     expect(page.locator("#guess-error")).to_contain_text("every guess uses different colours")
     expect(page.locator("ol.rows > li")).to_have_count(0)
-    page.get_by_label("Strategy").select_option("optimal")
+    page.get_by_label("Estrategia").select_option("optimal")
     played = []
     while not played or played[-1] != secret:
-        page.get_by_role("button", name="Suggest a guess").click()
+        page.get_by_role("button", name="Sugerir un intento").click()
         expect(page.locator(".suggested-code")).to_have_count(1)
         guess = page.locator(".suggested-code").inner_text().strip()
         expect(page.locator("#guess-input")).to_have_value(guess)
@@ -399,14 +403,18 @@ def test_bulls_and_cows_with_optimal_hints(page, live_server, app):
     assert played[0] == "1234"
     s = Code.parse(secret, game.size)
     for row, guess in zip(page.locator("ol.rows > li.row").all(), played):
-        expect(row.locator(".reply-text")).to_have_text(feedback(Code.parse(guess, game.size), s).describe(True))
-    expect(page.locator(".outcome h2")).to_contain_text("You cracked it")
+        reply = feedback(Code.parse(guess, game.size), s)
+        bulls = f"{reply.black} {'fija' if reply.black == 1 else 'fijas'}"
+        cows = f"{reply.white} {'pica' if reply.white == 1 else 'picas'}"
+        expect(row.locator(".reply-text")).to_have_text(f"{bulls}, {cows}")
+    expect(page.locator(".outcome h2")).to_contain_text("Lo descifraste")
     share = page.locator("#share-text").input_value()
-    assert share.startswith(f"Bulls and Cows {len(played)}/10") and "bull" in share and secret not in share
+    assert share.startswith(f"Picas y Fijas {len(played)}/10") and "fija" in share and secret not in share
     review = page.locator("section#review")
     expect(review).to_have_attribute("data-skill", re.compile(r"^\d+$"), timeout=60_000)
+    expect(review.locator("h2")).to_have_text("Revisión: ¿qué tan bueno fue cada intento?")
     expect(review.locator("tbody tr")).to_have_count(len(played))
-    expect(review.locator("tbody tr").first).to_contain_text("best")
+    expect(review.locator("tbody tr").first.locator(".rating")).to_have_text("mejor")
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / "bulls-and-cows.png"), full_page=True)
     page.set_viewport_size({"width": 390, "height": 844})

@@ -209,18 +209,20 @@ def key_line(reply: Feedback, pegs: int) -> str:
 
 def game_title(size: GameSize) -> str:
     """What the share text calls the game: ``Mastermind 4×6``, or ``Bulls and Cows``."""
-    return size.label() if size.is_bulls_and_cows else f"Mastermind {size.label()}"
+    return gettext("Bulls and Cows") if size.is_bulls_and_cows else f"Mastermind {size.label()}"
 
 
 def key_legend(size: GameSize) -> str:
     """The share text's key to its emoji in Bulls and Cows, where black and white are bulls and cows."""
-    return f"{EMOJI['black']} bull {EMOJI['white']} cow" if size.is_bulls_and_cows else ""
+    if not size.is_bulls_and_cows:
+        return ""
+    return gettext("%(black)s bull %(white)s cow", black=EMOJI["black"], white=EMOJI["white"])
 
 
 def share_text(size: GameSize, replies, won: bool, limit: int, link: str, hard: bool = False) -> str:
     """The result to paste in a chat: no secret, one emoji line per guess."""
     score = f"{len(replies)}/{limit}" if won else f"X/{limit}"
-    lines = [f"{game_title(size)} {score}" + (" (hard mode)" if hard else "")]
+    lines = [f"{game_title(size)} {score}" + (" " + gettext("(hard mode)") if hard else "")]
     lines += [key_line(r, size.pegs) for r in replies]
     if key_legend(size):
         lines.append(key_legend(size))
@@ -230,9 +232,16 @@ def share_text(size: GameSize, replies, won: bool, limit: int, link: str, hard: 
 
 def share_description(size: GameSize, replies, won: bool, limit: int, hard: bool = False) -> str:
     """The same result in words, for screen readers."""
-    outcome = f"solved in {len(replies)} of {limit} guesses" if won else f"not solved in {limit} guesses"
-    steps = "; ".join(f"guess {i}: {r.describe(size.is_bulls_and_cows)}" for i, r in enumerate(replies, start=1))
-    return f"{game_title(size)}{' in hard mode' if hard else ''}, {outcome}. {steps}."
+    if won:
+        outcome = gettext("solved in %(num)d of %(limit)d guesses", num=len(replies), limit=limit)
+    else:
+        outcome = gettext("not solved in %(limit)d guesses", limit=limit)
+    steps = "; ".join(
+        gettext("guess %(number)d: %(reply)s", number=i, reply=reply_words(r, size.is_bulls_and_cows))
+        for i, r in enumerate(replies, start=1)
+    )
+    title = gettext("%(game)s in hard mode", game=game_title(size)) if hard else game_title(size)
+    return f"{title}, {outcome}. {steps}."
 
 
 def share_context(game: store.Game, link: str) -> dict:

@@ -11,10 +11,10 @@ JSON API's error sentences follow the same rule, so an API client's
 from __future__ import annotations
 
 from flask import Blueprint, redirect, request
-from flask_babel import Babel
+from flask_babel import Babel, format_decimal
 
 from .helpers import back_to, current_language, here_without_lang, number, reply_words
-from .words import pool_words, score_name, score_words, why_words
+from .words import estimate_words, pool_words, rating_name, score_name, score_words, why_words
 
 bp = Blueprint("language", __name__)
 
@@ -62,5 +62,8 @@ def init_app(app) -> None:
         pool_words=pool_words,
         score_name=score_name,
         score_words=score_words,
+        rating_name=rating_name,
+        estimate_words=estimate_words,
+        format_decimal=format_decimal,
     )
     app.jinja_env.filters["number"] = number

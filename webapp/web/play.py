@@ -92,15 +92,17 @@ def outcome_context(game: store.Game) -> dict:
     if daily is not None:  # everyone plays the same secret today: the replay would show it
         number, board = daily
         link = url_for("daily.day", number=number, _external=True)
-        context.update(share_context(game, link), share_label=f"Daily puzzle #{number}")
+        context.update(share_context(game, link), share_label=gettext("Daily puzzle #%(number)d", number=number))
         skill = part.review["skill"] if part.review else None
         context["share_text"] = days.share_text(game, number, board, skill)
         context["share_description"] = f"Daily puzzle #{number}: " + context["share_description"]
     elif challenge is not None:  # friends play the same secret; the replay would show it
         link = url_for("challenges.challenge", challenge_id=challenge, _external=True)
-        context.update(share_context(game, link), share_label="Challenge link")
+        context.update(share_context(game, link), share_label=gettext("Challenge link"))
     else:
-        context.update(share_context(game, game_replay_url(game, external=True) or ""), share_label="Replay link")
+        context.update(
+            share_context(game, game_replay_url(game, external=True) or ""), share_label=gettext("Replay link")
+        )
     return context
 
 

@@ -130,3 +130,28 @@ def why_words(why: Why) -> str:
     else:
         tail = gettext("; the first in ascending order wins.")
     return head + tail
+
+
+# A review's ratings (the API keeps these keys in English).
+RATING_NAMES = {
+    "best": lazy_gettext("best"),
+    "excellent": lazy_gettext("excellent"),
+    "good": lazy_gettext("good"),
+    "inaccuracy": lazy_gettext("inaccuracy"),
+    "mistake": lazy_gettext("mistake"),
+    "blunder": lazy_gettext("blunder"),
+}
+
+
+def rating_name(key: str) -> str:
+    """A review's rating in the page's language."""
+    return str(RATING_NAMES.get(key, key))
+
+
+def estimate_words() -> str:
+    """How a review estimates where it cannot be exact (the engine's method)."""
+    return gettext(
+        "one guess ahead: each class the guess leaves is counted at the fewest guesses any strategy could "
+        "need for it (the counting bound), so the figures are lower than optimal play's and only compare "
+        "guesses with one another"
+    )
