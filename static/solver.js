@@ -44,7 +44,7 @@
       }, 1200);
     }
     if (button) {
-      button.textContent = on ? "Pause" : "Play";
+      button.textContent = on ? (button.dataset.pauseLabel || "Pause") : (button.dataset.playLabel || "Play");
       button.setAttribute("aria-pressed", on ? "true" : "false");
     }
   }
@@ -105,7 +105,7 @@
     busy = false;
     if (queued.length) { follow(queued.shift()); }
     var button = playButton();
-    if (button && timer) { button.textContent = "Pause"; button.setAttribute("aria-pressed", "true"); }
+    if (button && timer) { button.textContent = button.dataset.pauseLabel || "Pause"; button.setAttribute("aria-pressed", "true"); }
     if (!focusedKey) return;
     var target = focusedKey === "play" ? button : link(focusedKey);
     if (!target) target = link("prev") || link("next") || link("first");

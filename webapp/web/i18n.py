@@ -14,7 +14,7 @@ from flask import Blueprint, redirect, request
 from flask_babel import Babel, format_decimal
 
 from .helpers import back_to, current_language, here_without_lang, number, reply_words
-from .words import estimate_words, pool_words, rating_name, score_name, score_words, why_words
+from .words import adversary_name, estimate_words, pool_words, rating_name, score_name, score_words, why_words
 
 bp = Blueprint("language", __name__)
 
@@ -63,6 +63,7 @@ def init_app(app) -> None:
         score_name=score_name,
         score_words=score_words,
         rating_name=rating_name,
+        adversary_name=adversary_name,
         estimate_words=estimate_words,
         format_decimal=format_decimal,
     )

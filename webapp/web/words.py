@@ -155,3 +155,12 @@ def estimate_words() -> str:
         "need for it (the counting bound), so the figures are lower than optimal play's and only compare "
         "guesses with one another"
     )
+
+
+# The adversaries of the optimal game (the API and the links keep these keys).
+ADVERSARY_NAMES = {"greedy": lazy_gettext("greedy"), "deepest": lazy_gettext("deepest")}
+
+
+def adversary_name(key: str) -> str:
+    """An adversary's name in the page's language."""
+    return str(ADVERSARY_NAMES.get(key, key))

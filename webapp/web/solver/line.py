@@ -4,6 +4,7 @@ step by step, and the table of every codebreaker against both adversaries."""
 from __future__ import annotations
 
 from flask import current_app, redirect, render_template, request, url_for
+from flask_babel import gettext, ngettext
 
 from ... import jobs
 from ...engine import GameSize, MastermindError
@@ -28,7 +29,17 @@ from ...engine.tree import ANALYSABLE_CODES
 from ...settings import parse_size, size_from_params, size_params
 from .. import links
 from ..errors import error_response
-from ..helpers import ViewError, budget, busy_response, form_defaults, is_htmx, render, status_of
+from ..helpers import (
+    ViewError,
+    budget,
+    busy_response,
+    form_defaults,
+    is_htmx,
+    number,
+    render,
+    reply_words,
+    status_of,
+)
 from .blueprints import api, bp
 
 # A line computed in the background may score this many (guess, code) pairs
@@ -142,12 +153,17 @@ def line_context(state: dict) -> dict:
     }
     if step:
         row = rows[step - 1]
-        state["announcement"] = (
-            f"Guess {step}: {row.guess} answered {row.reply.describe(state['size'].is_bulls_and_cows)}; "
-            f"{row.remaining:,} code{'s' if row.remaining != 1 else ''} left."
+        state["announcement"] = ngettext(
+            "Guess %(step)d: %(guess)s answered %(reply)s; %(count)s code left.",
+            "Guess %(step)d: %(guess)s answered %(reply)s; %(count)s codes left.",
+            row.remaining,
+            step=step,
+            guess=str(row.guess),
+            reply=reply_words(row.reply, state["size"].is_bulls_and_cows),
+            count=number(row.remaining),
         )
     else:
-        state["announcement"] = "Before the first guess."
+        state["announcement"] = gettext("Before the first guess.")
     return state
 
 
