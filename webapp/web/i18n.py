@@ -11,7 +11,7 @@ JSON API's error sentences follow the same rule, so an API client's
 from __future__ import annotations
 
 from flask import Blueprint, redirect, request
-from flask_babel import Babel, format_decimal
+from flask_babel import Babel, format_date, format_decimal
 
 from .helpers import back_to, current_language, here_without_lang, number, reply_words
 from .words import adversary_name, estimate_words, pool_words, rating_name, score_name, score_words, why_words
@@ -66,5 +66,6 @@ def init_app(app) -> None:
         adversary_name=adversary_name,
         estimate_words=estimate_words,
         format_decimal=format_decimal,
+        format_date=format_date,
     )
     app.jinja_env.filters["number"] = number
