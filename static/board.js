@@ -60,8 +60,19 @@
     var d = Number(digit);
     return d === 0 && colors === 10 ? 10 : d;
   }
-  function words(colors) {
-    return colors === 10 ? "the digits 1 to 9 and 0 (the tenth colour)" : "the digits 1 to " + colors;
+  // What the scripts say, in the page's language (base.html writes it).
+  var said = null;
+  function words(key) {
+    if (said === null) {
+      var source = document.getElementById("script-words");
+      said = source ? JSON.parse(source.textContent) : {};
+    }
+    return said[key] || "";
+  }
+  // The board's sentences for a typed guess, the server's own (see _game.html).
+  function check(key, given, length) {
+    var checks = JSON.parse(game().dataset.checks || "{}");
+    return (checks[key] || "").replace("{given}", given || "").replace("{length}", length || "");
   }
 
   // The same checks the server makes, so the player hears why at once.
@@ -69,12 +80,13 @@
     var field = input(), box = game();
     var pegs = Number(box.dataset.pegs), colors = Number(box.dataset.colors);
     var raw = field.value.replace(/[\s,\-]/g, "");
-    if (!raw) return "Enter " + pegs + " colours first.";
-    if (/[^0-9]/.test(raw)) return "Use only " + words(colors) + ".";
-    if (raw.length !== pegs) return "A code has " + pegs + " colours; '" + raw + "' has " + raw.length + ".";
+    if (!raw) return check("empty");
+    var bad = raw.replace(/[0-9]/g, "");
+    if (bad) return check("notDigit", "'" + bad[0] + "'");
+    if (raw.length !== pegs) return check("length", raw, String(raw.length));
     for (var i = 0; i < raw.length; i++) {
       var d = colour(raw[i], colors);
-      if (d < 1 || d > colors) return "Colour " + raw[i] + " is not in this game: use " + words(colors) + ".";
+      if (d < 1 || d > colors) return check("outside", raw[i]);
     }
     return "";
   }
@@ -139,7 +151,7 @@
       var colors = Number(game().dataset.colors);
       var d = colour(event.key, colors);
       if (d >= 1 && d <= colors) add(event.key);
-      else message("Colour " + event.key + " is not in this game: use " + words(colors) + ".");
+      else message(check("outside", event.key));
       event.preventDefault();
     } else if (event.key === "Backspace") {
       removeLast();
@@ -193,7 +205,7 @@
     var button = form.querySelector("button[type=submit]");
     button.setAttribute("aria-busy", "true");
     button.dataset.label = button.textContent;
-    button.textContent = "Working it out…";
+    button.textContent = words("working");
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     var form = event.target.closest && event.target.closest("form.suggest");
@@ -220,12 +232,12 @@
     var status = button.parentElement.querySelector(".copied");
     function done(text) { if (status) status.textContent = text; }
     if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(source.value).then(function () { done("Copied."); },
-        function () { source.select(); done("Press Ctrl+C (or Cmd+C) to copy the selected text."); });
+      navigator.clipboard.writeText(source.value).then(function () { done(words("copied")); },
+        function () { source.select(); done(words("copyByHand")); });
     } else {
       source.focus();
       source.select();
-      done("Press Ctrl+C (or Cmd+C) to copy the selected text.");
+      done(words("copyByHand"));
     }
   });
 
@@ -233,9 +245,9 @@
   // where the player looks, instead of dropping the guess silently.
   function failed(event) {
     var xhr = event.detail.xhr;
-    var text = (xhr && xhr.getResponseHeader("X-Message")) ||
-      (xhr && xhr.status ? "The server could not answer (error " + xhr.status + "). Your last action was not saved: try again."
-                         : "The server cannot be reached. Your last action was not saved: check your connection and try again.");
+    var said = xhr && xhr.getResponseHeader("X-Message");
+    var text = (said && decodeURIComponent(said)) ||
+      (xhr && xhr.status ? words("serverError").replace("{status}", xhr.status) : words("unreachable"));
     var box = document.getElementById("guess-error") || document.getElementById("page-error");
     if (box) {
       box.textContent = text;

@@ -385,9 +385,14 @@ def test_bulls_and_cows_in_spanish_with_optimal_hints(page, live_server, app):
     expect(page.locator("h1")).to_contain_text("Picas y Fijas")
     secret, game = secret_of(app, page)
     assert game.size == GameSize(4, 10, True, True)
-    page.locator("#guess-input").fill("1123")
+    page.locator("#guess-input").fill("12")  # the board's own check, in Spanish, before anything is sent
     page.keyboard.press("Enter")
-    expect(page.locator("#guess-error")).to_contain_text("every guess uses different colours")
+    expect(page.locator("#guess-error")).to_have_text("Un código tiene 4 cifras; «12» tiene 2.")
+    page.locator("#guess-input").fill("1123")  # the server's refusal: a digit twice, in Spanish
+    page.keyboard.press("Enter")
+    expect(page.locator("#guess-error")).to_have_text(
+        "1123 repite la cifra 1: en este juego cada intento tiene cifras distintas."
+    )
     expect(page.locator("ol.rows > li")).to_have_count(0)
     page.get_by_label("Estrategia").select_option("optimal")
     played = []

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from webapp.engine import Code, CodeError, Feedback, FeedbackError, GameSize, SizeError, feedback
 from webapp.engine.codes import conceal, reveal
+from webapp.web.words import error_words
 
 # secret, guess, black, white: the worked examples of rules-and-strategies.md
 WORKED = [
@@ -103,7 +104,7 @@ def test_ascending_order():
 def test_parse_errors_are_readable(text, words):
     with pytest.raises(CodeError) as info:
         Code.parse(text, GameSize())
-    assert words in str(info.value)
+    assert words in error_words(info.value)
 
 
 def test_parse_rejects_non_strings():
@@ -128,7 +129,7 @@ def test_parse_accepts_separators():
 def test_size_errors(kwargs, words):
     with pytest.raises(SizeError) as info:
         GameSize(**kwargs)
-    assert words in str(info.value)
+    assert words in error_words(info.value)
 
 
 @pytest.mark.parametrize("text", ["3,1", "5,0", "2,3", "-1,0", "x"])
@@ -152,9 +153,11 @@ def test_the_tenth_colour_is_written_0():
     assert code.pegs == (1, 10, 9, 10) and str(code) == "1090"
     assert Code.from_index(code.index(ten), ten) == code
     assert Code.from_index(ten.n_codes - 1, ten) == Code.parse("0000", ten)
-    with pytest.raises(CodeError, match="Colour 0 is not in this game: use the digits 1 to 9"):
+    with pytest.raises(CodeError) as info:
         Code.parse("1090", GameSize(4, 9))
-    with pytest.raises(CodeError, match="the digits 1 to 9 and 0"):
+    assert "Colour 0 is not in this game: use the digits 1 to 9" in error_words(info.value)
+    with pytest.raises(CodeError) as info:
         Code.parse("12a4", ten)
+    assert "the digits 1 to 9 and 0" in error_words(info.value)
     assert feedback(Code.parse("0012", ten), Code.parse("1200", ten)) == Feedback(0, 4)
     assert str(reveal(conceal(code, ten), ten)) == "1090"

@@ -1,6 +1,7 @@
 """The pages' languages: complete catalogues, the choice of locale, and the
 locale's number grouping."""
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -76,3 +77,61 @@ def test_numbers_use_the_locale_grouping(client, app, lang, shown):
     client.post(f"/games/{game.id}/counter", data={"show": "1"})
     page = client.get(f"/games/{game.id}?lang={lang}").get_data(as_text=True)
     assert f'<strong id="possible-count">{shown}</strong>' in page
+
+
+def raised_facts() -> set[str]:
+    """Every fact the engine, the store and the web layer raise as an engine
+    error, read off their source (a fact is a short lowercase key)."""
+    facts = set()
+    pattern = re.compile(r'(?:Error|TooSlow|GameOver|StaleMove)\(\s*"([a-z][a-z-]+)"')
+    for path in (ROOT / "webapp").rglob("*.py"):
+        code = "\n".join(line for line in path.read_text().splitlines() if not line.lstrip().startswith(">>>"))
+        facts |= set(pattern.findall(code))
+    # GameSize words its range errors per field: f"{name}-not-number" and the like.
+    facts |= {f"{name}-{what}" for name in ("pegs", "colors") for what in ("not-number", "out-of-range")}
+    return facts
+
+
+def test_every_fact_the_engine_states_is_worded():
+    from webapp.web.words import ERRORS
+
+    facts = raised_facts()
+    assert len(facts) > 40
+    assert not facts - set(ERRORS), sorted(facts - set(ERRORS))
+
+
+@pytest.mark.parametrize(
+    "lang, words",
+    [
+        ("en", "Pegs must be from 2 to 6, not 9."),
+        ("de", "Die Zahl der Stifte muss von 2 bis 6 gehen, nicht 9."),
+        ("es", "Las fichas deben ir de 2 a 6, no 9."),
+    ],
+)
+def test_api_errors_follow_accept_language(client, lang, words):
+    """The engine's fact, worded in the language the client asks for; the
+    field names and the status stay the same."""
+    answer = client.post("/api/games", json={"pegs": 9}, headers={"Accept-Language": lang})
+    assert answer.status_code == 400 and answer.get_json() == {"error": words}
+
+
+def test_a_game_refuses_a_bad_guess_in_german(client, app):
+    with app.app_context():
+        game = store.create_game(GameSize(4, 10, distinct=True, distinct_guesses=True), 10)
+    german = {"Accept-Language": "de"}
+    answer = client.post(f"/api/games/{game.id}/guesses", json={"guess": "1123"}, headers=german)
+    assert answer.status_code == 400
+    assert answer.get_json()["error"] == (
+        "1123 wiederholt die Ziffer 1: In diesem Spiel hat jeder Versuch verschiedene Ziffern."
+    )
+    answer = client.post(f"/api/games/{game.id}/guesses", json={"guess": "12"}, headers=german)
+    assert answer.get_json()["error"] == "Ein Code hat 4 Ziffern; „12“ hat 2."
+    english = client.post(f"/api/games/{game.id}/guesses", json={"guess": "1123"})
+    assert english.get_json()["error"] == ("1123 repeats the digit 1: in this game every guess has different digits.")
+
+
+def test_the_api_reference_reads_in_spanish(client):
+    page = client.get("/api?lang=es").get_data(as_text=True)
+    assert "<h1>La API JSON</h1>" in page and "Empezar una partida" in page
+    document = client.get("/api/openapi.json?lang=es").get_json()
+    assert document["paths"]["/api/games"]["post"]["summary"] == "Start a game"  # the contract stays English

@@ -9,6 +9,7 @@ from webapp.engine import Code, GameSize, SizeError
 from webapp.engine.codes import guess_indices, secret_indices
 from webapp.engine.optimal import OptimalSolver
 from webapp.engine.tables import feedback_table
+from webapp.web.words import error_words
 
 
 def plain_optimum(size: GameSize, max_guesses=None, candidates_only=False):
@@ -151,7 +152,8 @@ def test_optimal_unavailable_for_large_sizes():
 
     with pytest.raises(StrategyError) as info:
         best_guess("optimal", GameSize(5, 8))
-    assert "computed on demand up to" in str(info.value)
+    assert info.value.fact == "optimal-not-here"
+    assert "computed on demand up to 1,296 codes; 5×8 has 32,768" in error_words(info.value)
 
 
 def test_shared_solver_memory_is_bounded():

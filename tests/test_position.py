@@ -10,7 +10,7 @@ from webapp.engine.codes import parse_history
 from webapp.engine.position import describe, partition_bars
 from webapp.engine.strategies import TooSlow
 from webapp.engine.tables import feedback_table
-from webapp.web.words import why_words
+from webapp.web.words import error_words, why_words
 
 WORDS = Flask(__name__)
 Babel(WORDS)
@@ -157,11 +157,18 @@ def test_history_round_trip_and_errors():
 
     history = parse_history("1122:1,0  3456:0,2", SIZE)
     assert format_history(history) == "1122:1,0 3456:0,2"
-    with pytest.raises(HistoryError, match="GUESS:BLACK,WHITE"):
-        parse_history("1122", SIZE)
-    with pytest.raises(HistoryError, match="already found"):
-        parse_history("1122:4,0 3456:0,0", SIZE)
-    with pytest.raises(HistoryError, match="at most 30"):
-        parse_history(" ".join(["1122:0,0"] * 31), SIZE)
+    for bad, words in (
+        ("1122", "GUESS:BLACK,WHITE"),
+        ("1122:4,0 3456:0,0", "already found"),
+        (" ".join(["1122:0,0"] * 31), "at most 30"),
+    ):
+        with pytest.raises(HistoryError) as info:
+            parse_history(bad, SIZE)
+        assert words in error_words(info.value)
+    with pytest.raises(HistoryError) as info:  # a fact inside a fact, worded whole
+        parse_history("1234:0,0 1123:0,0", GameSize(4, 6, distinct_guesses=True))
+    assert error_words(info.value) == (
+        "Guess 2: 1123 repeats colour 1: in this game every guess uses different colours."
+    )
     assert parse_history([], SIZE) == []
     assert Feedback.parse("3,1", GameSize(5, 8)) == Feedback(3, 1)

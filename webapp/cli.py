@@ -19,6 +19,14 @@ from .engine.tables import feedback_table
 from .engine.tree import check_analysable
 
 
+def worded(exc: Exception) -> str:
+    """An error as a sentence (the engine states facts; the wording is the
+    web layer's, in English here)."""
+    from .web.words import error_words
+
+    return error_words(exc)
+
+
 class UsageError(Exception):
     """Bad arguments: reported in one line, exit status 2."""
 
@@ -124,7 +132,7 @@ def cmd_analyse(args, out) -> None:
             if len(names) == 1:
                 raise
             progress.close()
-            print(f"mastermind: skipping {name}: {exc}", file=sys.stderr)
+            print(f"mastermind: skipping {name}: {worded(exc)}", file=sys.stderr)
             continue
         progress.close()
         summaries.append(result.summary())
@@ -330,7 +338,7 @@ def main(argv=None, out=None) -> int:
         args = build_parser().parse_args(argv)
         args.run(args, out)
     except (UsageError, MastermindError) as exc:
-        print(f"mastermind: error: {exc}", file=sys.stderr)
+        print(f"mastermind: error: {worded(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("mastermind: interrupted", file=sys.stderr)

@@ -27,6 +27,7 @@ from typing import Any
 from flask import current_app
 
 from . import store
+from .engine.codes import MastermindError
 
 DEFAULTS = {
     # "embedded": worker threads in each app process; "none": a separate
@@ -47,8 +48,11 @@ DEFAULTS = {
 class Busy(Exception):
     """Too many jobs are running: come back in ``retry_after`` seconds."""
 
+    fact = "server-busy"
+    details: dict = {}
+
     def __init__(self, retry_after: int):
-        super().__init__("The server is busy with other long computations: try again in a moment.")
+        super().__init__(self.fact)
         self.retry_after = retry_after
 
 
@@ -92,6 +96,17 @@ class Job:
     @property
     def failed(self) -> bool:
         return self.status == store.FAILED
+
+    @property
+    def problem(self) -> dict | str | None:
+        """Why the job failed: an engine error's ``record()`` (to be worded
+        in the reader's language), or a plain message."""
+        if self.error and self.error.startswith("{"):
+            try:
+                return json.loads(self.error)
+            except ValueError:
+                pass
+        return self.error
 
     def json(self) -> dict:
         """The 202 answer of an API while the job runs."""
@@ -221,7 +236,8 @@ def run(app, key: str) -> None:
     except Exception as exc:  # a job's failure is stored and shown, never lost
         stop.set()
         beater.join()
-        store.fail_job(key, str(exc) or type(exc).__name__, time.time())
+        problem = json.dumps(exc.record()) if isinstance(exc, MastermindError) else str(exc) or type(exc).__name__
+        store.fail_job(key, problem, time.time())
         if not isinstance(exc, ValueError):
             current_app.logger.exception("job %s failed", key)
         return

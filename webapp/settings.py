@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask_babel import lazy_gettext
+from flask_babel import gettext, lazy_gettext
 
 from .engine import GameSize, MastermindError
 from .engine.codes import MAX_COLORS, MAX_GUESSES, MAX_PEGS, MIN_COLORS, MIN_GUESSES, MIN_PEGS
@@ -75,9 +75,9 @@ def small_number(text) -> int | None:
 
 
 FIELDS = {  # what a person calls each setting, and its range
-    "pegs": ("Pegs", MIN_PEGS, MAX_PEGS),
-    "colors": ("Colours", MIN_COLORS, MAX_COLORS),
-    "max_guesses": ("Guesses allowed", MIN_GUESSES, MAX_GUESSES),
+    "pegs": (lazy_gettext("Pegs"), MIN_PEGS, MAX_PEGS),
+    "colors": (lazy_gettext("Colours"), MIN_COLORS, MAX_COLORS),
+    "max_guesses": (lazy_gettext("Guesses allowed"), MIN_GUESSES, MAX_GUESSES),
 }
 YES, NO = {"1", "true", "on", "yes"}, {"0", "false", "off", "no", ""}
 
@@ -86,30 +86,40 @@ def _whole(name: str, value, typed: bool) -> int:
     label, low, high = FIELDS[name]
     if typed:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise SettingsError(f"{label} must be a whole number from {low} to {high}.")
+            raise SettingsError(
+                gettext("%(field)s must be a whole number from %(low)d to %(high)d.", field=label, low=low, high=high)
+            )
         return value
     number = small_number(value)
     if number is None:
         shown = str(value).strip()[:12]
-        raise SettingsError(f"{label} must be a whole number from {low} to {high}, not '{shown}'.")
+        raise SettingsError(
+            gettext(
+                "%(field)s must be a whole number from %(low)d to %(high)d, not '%(given)s'.",
+                field=label,
+                low=low,
+                high=high,
+                given=shown,
+            )
+        )
     return number
 
 
 FLAGS = {  # what each yes-or-no setting asks
-    "distinct": "whether the secret uses different colours",
-    "distinct_guesses": "whether every guess uses different colours",
-    "hard": "whether to play in hard mode",
+    "distinct": lazy_gettext("Say whether the secret uses different colours with on or off."),
+    "distinct_guesses": lazy_gettext("Say whether every guess uses different colours with on or off."),
+    "hard": lazy_gettext("Say whether to play in hard mode with on or off."),
 }
 
 
 def _flag(name: str, value, typed: bool) -> bool:
     if typed:
         if not isinstance(value, bool):
-            raise SettingsError(f'"{name}" must be true or false.')
+            raise SettingsError(gettext('"%(name)s" must be true or false.', name=name))
         return value
     text = str(value).strip().lower()
     if text not in YES | NO:
-        raise SettingsError(f"Say {FLAGS[name]} with on or off.")
+        raise SettingsError(str(FLAGS[name]))
     return text in YES
 
 
@@ -122,7 +132,7 @@ def parse_size(data, typed: bool = False) -> GameSize:
     """The game size in ``data`` (a form, a query string or a JSON object);
     missing fields take the classic defaults."""
     if not hasattr(data, "get"):
-        raise SettingsError('The settings must be an object such as {"pegs": 4, "colors": 6}.')
+        raise SettingsError(gettext('The settings must be an object such as {"pegs": 4, "colors": 6}.'))
     pegs = _whole("pegs", data.get("pegs", DEFAULTS["pegs"]), typed)
     colors = _whole("colors", data.get("colors", DEFAULTS["colors"]), typed)
     distinct, guesses = (
@@ -139,18 +149,20 @@ def parse_settings(data, typed: bool) -> tuple[GameSize, int]:
     size = parse_size(data, typed)
     limit = _whole("max_guesses", data.get("max_guesses", DEFAULTS["max_guesses"]), typed)
     if not MIN_GUESSES <= limit <= MAX_GUESSES:
-        raise SettingsError(f"Guesses allowed must be from {MIN_GUESSES} to {MAX_GUESSES}, not {limit}.")
+        raise SettingsError(
+            gettext(
+                "Guesses allowed must be from %(low)d to %(high)d, not %(given)d.",
+                low=MIN_GUESSES,
+                high=MAX_GUESSES,
+                given=limit,
+            )
+        )
     return size, limit
 
 
 def size_params(size: GameSize) -> dict:
     """A size as the plain fields a background job's parameters hold."""
-    return {
-        "pegs": size.pegs,
-        "colors": size.colors,
-        "distinct": size.distinct,
-        "distinct_guesses": size.distinct_guesses,
-    }
+    return size.params()
 
 
 def size_from_params(params: dict) -> GameSize:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from flask import current_app, g
 
 from .engine import Code, Feedback, GameSize, contradiction, feedback, secret_indices
-from .engine.codes import check_guess
+from .engine.codes import MastermindError, check_guess
 
 # The schema, as numbered steps: a database made by an earlier version of the
 # app is brought up to date by the steps it has not had (its version is kept
@@ -173,11 +173,11 @@ class GameNotFound(LookupError):
     """No game has that id."""
 
 
-class GameOver(ValueError):
+class GameOver(MastermindError):
     """The game has ended; it takes no more guesses."""
 
 
-class StaleMove(ValueError):
+class StaleMove(MastermindError):
     """The move number posted is not the next one: a repeated or late post."""
 
 
@@ -569,11 +569,11 @@ def add_guess(game_id: str, guess: Code, move: int | None = None) -> Game:
     with transaction() as db:
         game = load_game(game_id, db, lock=True)
         if game.over:
-            raise GameOver("This game is over: start a new one to play again.")
+            raise GameOver("game-over")
         if move is not None and move != game.next_move:
             if move < game.next_move:
-                raise StaleMove(f"Guess {move} was already recorded; the board shows it now.")
-            raise StaleMove(f"This game is at guess {game.next_move}, not {move}: reload the board.")
+                raise StaleMove("guess-recorded", move=move)
+            raise StaleMove("move-stale", next=game.next_move, given=move)
         check_guess(guess, game.size)  # a guess the rules forbid: CodeError, nothing stored
         if game.hard:  # checked against the moves stored, under the game's lock
             found = contradiction(game.history(), guess)
@@ -897,9 +897,9 @@ def add_codemaker_reply(game_id: str, move: int, guess: Code, reply: Feedback, s
     with transaction() as db:
         game = load_codemaker(game_id, db, lock=True)
         if move != len(game.moves) + 1:
-            raise StaleMove(f"This game is at guess {len(game.moves) + 1}, not {move}: reload the page.")
+            raise StaleMove("move-stale", next=len(game.moves) + 1, given=move)
         if game.moves != seen:
-            raise StaleMove("Your answers changed meanwhile (in another tab?): reload the page and answer again.")
+            raise StaleMove("answers-changed")
         db.execute(
             "INSERT INTO codemaker_replies (game_id, move, guess, black, white) VALUES (?, ?, ?, ?, ?)",
             (game.id, move, str(guess), reply.black, reply.white),
@@ -914,9 +914,9 @@ def undo_codemaker_reply(game_id: str, move: int) -> CodemakerGame:
     with transaction() as db:
         game = load_codemaker(game_id, db, lock=True)
         if not game.moves:
-            raise StaleMove("There is no answer to take back.")
+            raise StaleMove("nothing-to-undo")
         if move != len(game.moves):
-            raise StaleMove(f"Answer {move} is not the last one (that is answer {len(game.moves)}): reload the page.")
+            raise StaleMove("answer-not-last", given=move, last=len(game.moves))
         db.execute("DELETE FROM codemaker_replies WHERE game_id = ? AND move = ?", (game.id, move))
         game.moves.pop()
     return game

@@ -32,7 +32,34 @@ MIN_GUESSES, MAX_GUESSES = 1, 30
 
 
 class MastermindError(ValueError):
-    """Base class of every error the engine reports to a person."""
+    """Base class of every error the engine reports to a person.
+
+    The engine states the fact, never a sentence: ``fact`` is a short key
+    (``"code-length"``) and ``details`` the values a sentence needs. The web
+    layer and the command line word it in the reader's language
+    (``webapp.web.words.error_words``). An error raised by the web layer
+    itself is already worded: its fact is the sentence.
+
+    >>> str(CodeError("code-length", pegs=4, given="12345"))
+    'code-length (pegs=4, given=12345)'
+    """
+
+    def __init__(self, fact: str, **details: object):
+        super().__init__(fact, details)
+        self.fact, self.details = fact, details
+
+    def __str__(self) -> str:
+        shown = ", ".join(f"{name}={value}" for name, value in self.details.items())
+        return f"{self.fact} ({shown})" if shown else self.fact
+
+    def record(self) -> dict[str, object]:
+        """The fact and its details as JSON values (a background job stores
+        its failure so, to be worded when someone reads it)."""
+        return {
+            "fact": self.fact,
+            "kind": type(self).__name__,
+            "details": {k: v.record() if isinstance(v, MastermindError) else v for k, v in self.details.items()},
+        }
 
 
 class SizeError(MastermindError):
@@ -66,25 +93,29 @@ class GameSize:
     distinct_guesses: bool = False
 
     def __post_init__(self) -> None:
-        for name, label, low, high in (
-            ("pegs", "Pegs", MIN_PEGS, MAX_PEGS),
-            ("colors", "Colours", MIN_COLORS, MAX_COLORS),
-        ):
+        for name, low, high in (("pegs", MIN_PEGS, MAX_PEGS), ("colors", MIN_COLORS, MAX_COLORS)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int):
-                raise SizeError(f"{label} must be a whole number from {low} to {high}.")
+                raise SizeError(f"{name}-not-number", low=low, high=high)
             if not low <= value <= high:
-                raise SizeError(f"{label} must be from {low} to {high}, not {value}.")
+                raise SizeError(f"{name}-out-of-range", low=low, high=high, given=value)
         if not isinstance(self.distinct, bool):
-            raise SizeError("Whether the secret uses different colours must be true or false.")
+            raise SizeError("distinct-not-flag")
         if not isinstance(self.distinct_guesses, bool):
-            raise SizeError("Whether every guess uses different colours must be true or false.")
+            raise SizeError("distinct-guesses-not-flag")
         if self.distinct_guesses and not self.distinct:
             object.__setattr__(self, "distinct", True)
         if self.distinct and self.colors < self.pegs:
-            raise SizeError(
-                f"A secret of {self.pegs} different colours needs at least {self.pegs} colours, not {self.colors}."
-            )
+            raise SizeError("too-few-colors", pegs=self.pegs, colors=self.colors)
+
+    def params(self) -> dict[str, object]:
+        """The size as JSON values, the way the API writes it."""
+        return {
+            "pegs": self.pegs,
+            "colors": self.colors,
+            "distinct": self.distinct,
+            "distinct_guesses": self.distinct_guesses,
+        }
 
     @property
     def n_codes(self) -> int:
@@ -145,7 +176,7 @@ class Feedback:
         """
         match = re.fullmatch(r"\s*([0-9]+)\s*[,/ ]\s*([0-9]+)\s*", str(text))
         if not match:
-            raise FeedbackError(f"'{text}' is not feedback: write black,white such as 1,2.")
+            raise FeedbackError("feedback-unreadable", given=str(text)[:24])
         reply = cls(int(match[1]), int(match[2]))
         reply.check(size)
         return reply
@@ -154,9 +185,9 @@ class Feedback:
         """Raise :class:`FeedbackError` unless this reply can happen in ``size``."""
         pegs = size.pegs
         if self.black < 0 or self.white < 0 or self.black + self.white > pegs:
-            raise FeedbackError(f"{self.black} black and {self.white} white is impossible with {pegs} pegs.")
+            raise FeedbackError("feedback-too-many", black=self.black, white=self.white, pegs=pegs)
         if self.black == pegs - 1 and self.white == 1:
-            raise FeedbackError(f"{pegs - 1} black and 1 white can never happen.")
+            raise FeedbackError("feedback-never", black=pegs - 1, white=1)
 
     @property
     def key(self) -> str:
@@ -192,23 +223,24 @@ class Code:
         '1234'
         """
         if not isinstance(text, str):
-            raise CodeError(f"A code must be written as digits such as {example(size)}.")
+            raise CodeError("code-not-text", example=example(size))
         if len(text) > 64:
-            raise CodeError(f"That is far too long for a code of {size.pegs} pegs.")
+            raise CodeError("code-far-too-long", pegs=size.pegs)
         compact = re.sub(r"[\s,\-]", "", text)
         if not compact:
-            raise CodeError(f"Enter {size.pegs} colours, for example {example(size)}.")
+            raise CodeError("code-empty", pegs=size.pegs, example=example(size), digits=size.is_bulls_and_cows)
         bad = sorted({ch for ch in compact if not ch.isdigit() or not ch.isascii()})
         if bad:
-            shown = ", ".join(f"'{ch}'" for ch in bad)
-            raise CodeError(f"{shown} is not a colour: use {digits_words(size)}.")
+            raise CodeError("code-not-digits", given=", ".join(f"'{ch}'" for ch in bad), **digit_range(size))
         if len(compact) != size.pegs:
-            raise CodeError(f"A code has {size.pegs} colours; '{compact}' has {len(compact)}.")
+            raise CodeError(
+                "code-length", pegs=size.pegs, given=compact, length=len(compact), digits=size.is_bulls_and_cows
+            )
         pegs = tuple(digit_value(ch, size) for ch in compact)
         out_of_range = sorted({p for p in pegs if not 1 <= p <= size.colors})
         if out_of_range:
             shown = ", ".join(str(p % 10) for p in out_of_range)
-            raise CodeError(f"Colour {shown} is not in this game: use {digits_words(size)}.")
+            raise CodeError("code-colour-outside", given=shown, **digit_range(size))
         return cls(pegs)
 
     @classmethod
@@ -247,11 +279,11 @@ def digit_value(ch: str, size: GameSize) -> int:
     return TENTH if value == 0 and size.colors == TENTH else value
 
 
-def digits_words(size: GameSize) -> str:
-    """``the digits 1 to 6``, or ``the digits 1 to 9 and 0`` with ten colours."""
-    if size.colors == TENTH:
-        return "the digits 1 to 9 and 0 (the tenth colour)"
-    return f"the digits 1 to {size.colors}"
+def digit_range(size: GameSize) -> dict[str, object]:
+    """The digits a code of ``size`` is typed with, for an error's details:
+    ``1`` to ``colors`` (with ten colours, 0 after 9 stands for the tenth),
+    and whether the game calls them digits (Bulls and Cows) or colours."""
+    return {"colors": size.colors, "tenth": size.colors == TENTH, "digits": size.is_bulls_and_cows}
 
 
 def example(size: GameSize) -> str:
@@ -266,7 +298,7 @@ def feedback(guess: Code, secret: Code) -> Feedback:
     Feedback(black=1, white=0)
     """
     if len(guess.pegs) != len(secret.pegs):
-        raise CodeError("The guess and the secret must have the same number of pegs.")
+        raise CodeError("pegs-differ")
     black = sum(g == s for g, s in zip(guess.pegs, secret.pegs))
     common = sum(min(guess.pegs.count(c), secret.pegs.count(c)) for c in set(guess.pegs))
     return Feedback(black, common - black)
@@ -321,13 +353,11 @@ def check_guess(code: Code, size: GameSize) -> None:
     >>> check_guess(Code.parse("1123", GameSize(4, 6, distinct_guesses=True)), GameSize(4, 6, distinct_guesses=True))
     Traceback (most recent call last):
     ...
-    webapp.engine.codes.CodeError: 1123 repeats colour 1: in this game every guess uses different colours.
+    webapp.engine.codes.CodeError: guess-repeats (guess=1123, repeated=1, digits=False)
     """
     if not size.allows_guess(code):
         repeated = next(p for p in code.pegs if code.pegs.count(p) > 1)
-        raise CodeError(
-            f"{code} repeats colour {peg_digit(repeated)}: in this game every guess uses different colours."
-        )
+        raise CodeError("guess-repeats", guess=str(code), repeated=peg_digit(repeated), digits=size.is_bulls_and_cows)
 
 
 def contradiction(history: History, guess: Code) -> tuple[Code, Feedback, Feedback] | None:
@@ -358,22 +388,22 @@ def parse_history(items: str | Sequence[str], size: GameSize) -> list[tuple[Code
     """
     if isinstance(items, str):
         if len(items) > 16 * (MAX_GUESSES + 1):
-            raise HistoryError("That history is far too long.")
+            raise HistoryError("history-far-too-long")
         items = items.split()
     if len(items) > MAX_GUESSES:
-        raise HistoryError(f"A history has at most {MAX_GUESSES} guesses, not {len(items)}.")
+        raise HistoryError("history-too-long", most=MAX_GUESSES, given=len(items))
     history: list[tuple[Code, Feedback]] = []
     for number, item in enumerate(items, start=1):
         guess, sep, reply = item.partition(":")
         if not sep:
-            raise HistoryError(f"'{item[:24]}' is not GUESS:BLACK,WHITE (for example {example(size)}:1,0).")
+            raise HistoryError("history-unreadable", given=item[:24], example=example(size))
         if history and history[-1][1].black == size.pegs:
-            raise HistoryError(f"Guess {number} comes after the code was already found.")
+            raise HistoryError("history-after-win", number=number)
         code = Code.parse(guess, size)
         try:
             check_guess(code, size)
         except CodeError as exc:
-            raise HistoryError(f"Guess {number}: {exc}") from None
+            raise HistoryError("history-guess", number=number, cause=exc) from None
         history.append((code, Feedback.parse(reply, size)))
     return history
 
@@ -417,14 +447,14 @@ def reveal(text: str, size: GameSize) -> Code:
     """The code :func:`conceal` wrote; :class:`CodeError` for anything else."""
     n = size.n_codes
     if not isinstance(text, str) or len(text) != _letters_width(size) or not re.fullmatch(r"[a-z]+", text):
-        raise CodeError("The secret in this link is damaged: it should be a few lowercase letters.")
+        raise CodeError("link-secret-letters")
     value = 0
     for ch in text:
         value = value * 26 + ord(ch) - ord("a")
     if value >= n:
-        raise CodeError("The secret in this link is damaged: it is not a code of this size.")
+        raise CodeError("link-secret-size")
     index = (value - n // 3) * pow(_SCRAMBLE, -1, n) % n
     code = Code.from_index(index, size)
     if size.distinct and not code.is_distinct():
-        raise CodeError("The secret in this link repeats a colour, which this game does not allow.")
+        raise CodeError("link-secret-repeats")
     return code

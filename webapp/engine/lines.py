@@ -86,7 +86,7 @@ def codebreakers(size: GameSize) -> list[Strategy]:
 
 def check_adversary(name: str) -> str:
     if name not in ADVERSARIES:
-        raise LineError(f"Unknown adversary '{str(name)[:20]}'. Choose {GREEDY} or {DEEPEST}.")
+        raise LineError("unknown-adversary", given=str(name)[:20], choices=[GREEDY, DEEPEST])
     return name
 
 
@@ -167,11 +167,10 @@ def step_cost(strategy: Strategy, size: GameSize, cands: np.ndarray, played: int
     return int(pool * n)
 
 
-def too_slow(size: GameSize, strategy: Strategy, why: str) -> TooSlow:
-    return TooSlow(
-        f"The line of {strategy.name} on {size.label()} ({size.n_codes:,} codes) {why}, more than "
-        "a page may do while you wait. Choose a smaller size or another codebreaker."
-    )
+def too_slow(size: GameSize, strategy: Strategy, why: str, **details: object) -> TooSlow:
+    """The line is more work than a page may do; ``why`` names the work
+    (``"pairs"``, ``"search"`` or ``"tree"``)."""
+    return TooSlow("line-too-slow", strategy=strategy.name, size=size.params(), why=why, **details)
 
 
 def greedy_line(
@@ -186,9 +185,9 @@ def greedy_line(
     played, rows, budget = 0, [], budget_of(max_pairs)
     for depth in range(1, MAX_GUESSES + 1):
         cost = step_cost(strategy, size, cands, played)
-        budget.spend(cost, str(too_slow(size, strategy, f"would score {cost:,} (guess, code) pairs at guess {depth}")))
+        budget.spend(cost, too_slow(size, strategy, "pairs", pairs=cost, depth=depth))
         if not strategy.quick(size, cands):
-            raise too_slow(size, strategy, "would need an exact search")
+            raise too_slow(size, strategy, "search")
         pool = pool_of(size, played)
         guess = choose(strategy, table, cands, pool, rng, size=size, played=played, depth=depth)
         replies = table.row(guess, cands)
@@ -202,7 +201,7 @@ def greedy_line(
         if reply == size.solved:
             return Line(size, strategy, GREEDY, tuple(rows))
         cands, played = kept, played | colors_mask(size, guess)
-    raise LineError(f"{strategy.name} does not find the code within {MAX_GUESSES} guesses.")
+    raise LineError("line-too-long", strategy=strategy.name, most=MAX_GUESSES)
 
 
 def _heights(node: Node, memo: dict[int, tuple[int, int]]) -> tuple[int, int]:
@@ -247,9 +246,9 @@ def deepest_line(
     needs the most further guesses; ties to the larger class, then the first
     reply in order."""
     if size.n_codes > max_codes:
-        raise too_slow(size, strategy, "needs the codebreaker's whole decision tree")
+        raise too_slow(size, strategy, "tree")
     if not strategy.quick(size, secret_indices(size)):
-        raise too_slow(size, strategy, "would need an exact search")
+        raise too_slow(size, strategy, "search")
     analysis = _tree(strategy, size) if progress is None else analyse(strategy, size, progress=progress)
     memo: dict[int, tuple[int, int]] = {}
     node, before, rows = analysis.root, analysis.depths.shape[0], []
@@ -346,4 +345,4 @@ def play_against(
         history.append((guess, feedback(guess, secret)))
         if guess == secret:
             return history
-    raise LineError(f"{strategy.name} does not find the code within {limit} guesses.")
+    raise LineError("line-too-long", strategy=strategy.name, most=limit)

@@ -67,11 +67,14 @@ def searchable(size: GameSize) -> bool:
     return size.n_codes <= MAX_OPTIMAL_CODES
 
 
-def search_refusal(size: GameSize) -> str:
+def search_refusal(size: GameSize) -> SizeError:
     """Why the exact search does not take ``size``."""
-    return (
-        f"{size.label()} has {size.n_codes:,} codes; the exact optimum is computed here for up to "
-        f"{MAX_OPTIMAL_CODES:,} codes, or {MAX_OPTIMAL_GUESSES:,} guesses of different colours."
+    return SizeError(
+        "too-large-to-search",
+        size=size.params(),
+        codes=size.n_codes,
+        most=MAX_OPTIMAL_CODES,
+        most_distinct=MAX_OPTIMAL_GUESSES,
     )
 
 
@@ -111,7 +114,7 @@ class OptimalSolver:
 
     def __init__(self, size: GameSize, max_guesses: int | None = None, candidates_only: bool = False):
         if not searchable(size):
-            raise SizeError(search_refusal(size))
+            raise search_refusal(size)
         self.size = size
         self.max_guesses = max_guesses
         self.candidates_only = candidates_only
@@ -148,7 +151,7 @@ class OptimalSolver:
         """The whole feedback matrix of ``size``, which the exact search reads."""
         matrix = feedback_table(size, MAX_MATRIX_CODES**2 if searchable(size) else 0).matrix
         if matrix is None:  # kept for every size this search takes
-            raise SizeError(f"{size.label()} is too large for the exact search.")
+            raise search_refusal(size)
         return matrix
 
     def bound_memory(self, entries: int = MAX_TABLE_ENTRIES) -> None:
@@ -390,7 +393,7 @@ class OptimalSolver:
             return int(cands[0])
         depth_left = self.depth_left(depth)
         if self._run(cands, played, depth_left) >= INF:
-            raise SizeError(f"No strategy finds every secret here within {self.max_guesses} guesses.")
+            raise SizeError("no-strategy-within", most=self.max_guesses)
         from .search_kernels import position_key
 
         key = int(position_key(np.ascontiguousarray(cands, dtype=np.int64), self.zobrist, depth_left))
@@ -592,16 +595,18 @@ def optimal_chooser(max_guesses: int | None) -> Callable[[GameSize, Array, int, 
                 return int(guess)
         if not on_demand(size, ON_DEMAND_CODES):
             raise StrategyError(
-                f"Optimal play is shipped for the preset sizes and computed on demand up to "
-                f"{ON_DEMAND_CODES:,} codes; {size.label()} has {size.n_codes:,}. Try "
-                "`mastermind optimal` for sizes up to 4,096 codes, or another strategy."
+                "optimal-not-here",
+                size=size.params(),
+                codes=size.n_codes,
+                most=ON_DEMAND_CODES,
+                most_search=MAX_OPTIMAL_CODES,
             )
         solver = shared_solver(size, max_guesses)
         with _solvers_lock:
             try:
                 return solver.choose(cands, played, depth)
             except SizeError as exc:
-                raise StrategyError(str(exc)) from None
+                raise StrategyError(exc.fact, **exc.details) from None
             finally:
                 solver.bound_memory()
 

@@ -211,10 +211,7 @@ def describe(
             Why("solved", str(history[-1][0]), len(history), strategy.name),
         )
     if not strategy.quick(size, cands):
-        raise TooSlow(
-            f"{strategy.name} would have to search for its guess here, which can take many "
-            "seconds: choose another strategy, or a position on its shipped tree."
-        )
+        raise TooSlow("position-needs-search", strategy=strategy.name)
     table = feedback_table(size)
     suggestion = best_guess(strategy, size, history, rng=rng, table=table, max_pairs=budget)
     n = int(cands.shape[0])
@@ -234,7 +231,7 @@ def describe(
         pool = pool_of(size, played)
         words = "patterns" if played == 0 else "unplayed"
         pool = np.union1d(pool, [chosen]).astype(np.int64)
-    budget.spend(pool.shape[0] * n, "Too many guesses to rank here: make another guess first.")
+    budget.spend(pool.shape[0] * n, TooSlow("ranking-too-slow", codes=n, guesses=pool.shape[0]))
     counts = table.class_counts(pool, cands)
     is_candidate = np.isin(pool, cands, assume_unique=True)
     alive = best_rows(strategy, counts, n)

@@ -42,12 +42,12 @@ class Budget:
     command line use an unbounded one.
 
     >>> b = Budget(100, search=False)
-    >>> b.spend(60, "a step"); b.left
+    >>> b.spend(60, TooSlow("a-step")); b.left
     40
-    >>> b.spend(60, "another step")
+    >>> b.spend(60, TooSlow("another-step"))
     Traceback (most recent call last):
     ...
-    webapp.engine.strategies.TooSlow: another step
+    webapp.engine.strategies.TooSlow: another-step
     """
 
     def __init__(self, pairs: float = float("inf"), search: bool = True):
@@ -57,17 +57,17 @@ class Budget:
     def left(self) -> float:
         return self.pairs - self.spent
 
-    def spend(self, pairs: int, why: str) -> None:
-        """Count ``pairs`` against the budget, or raise :class:`TooSlow` with
-        ``why`` (and count nothing) when they do not fit."""
+    def spend(self, pairs: int, refusal: TooSlow) -> None:
+        """Count ``pairs`` against the budget, or raise ``refusal`` (and
+        count nothing) when they do not fit."""
         if pairs > self.left:
-            raise TooSlow(why)
+            raise refusal
         self.spent += int(pairs)
 
-    def allow_search(self, why: str) -> None:
-        """Raise :class:`TooSlow` with ``why`` unless an exact search may run."""
+    def allow_search(self, refusal: TooSlow) -> None:
+        """Raise ``refusal`` unless an exact search may run."""
         if not self.search:
-            raise TooSlow(why)
+            raise refusal
 
 
 def budget_of(limit: Budget | int | None) -> Budget:
@@ -295,9 +295,8 @@ def get_strategy(name: str) -> Strategy:
     try:
         return PRESETS[name]
     except (KeyError, TypeError):
-        known = ", ".join(PRESETS)
         shown = str(name)[:24] + ("…" if len(str(name)) > 24 else "")
-        raise StrategyError(f"Unknown strategy '{shown}'. Choose one of: {known}.") from None
+        raise StrategyError("unknown-strategy", given=shown, choices=list(PRESETS)) from None
 
 
 # --- the guess pool, reduced by symmetry --------------------------------------------------
@@ -449,12 +448,9 @@ def choose(
     budget = budget_of(max_pairs)
     if strategy.chooser is not None:
         if size is None:
-            raise StrategyError(f"{strategy.name} needs the game size to choose.")
+            raise StrategyError("strategy-needs-size", strategy=strategy.name)
         if strategy.available(size) and not strategy.quick(size, cands):
-            budget.allow_search(
-                f"{strategy.name} would have to search for its guess here, which "
-                "can take many seconds: too much to do now."
-            )
+            budget.allow_search(TooSlow("guess-needs-search", strategy=strategy.name))
         return strategy.chooser(size, cands, played, depth)
     if n <= strategy.first_candidate_at or (strategy.candidates_only and not strategy.criteria):
         if strategy.random and n > 1:
@@ -473,11 +469,7 @@ def choose(
         first = table.first_perfect_split(pool, cands)
         if first >= 0:
             return int(pool[first])
-    budget.spend(
-        pool.shape[0] * n,
-        f"{n:,} codes are still possible and {pool.shape[0]:,} guesses would have to be "
-        "scored against them: too much to do now. Make another guess first.",
-    )
+    budget.spend(pool.shape[0] * n, TooSlow("guess-too-slow", codes=n, guesses=pool.shape[0]))
     kernels = compiled(pool.shape[0] * n)
     if kernels is not None and not strategy.candidates_only:
         # Guesses that differ only in colours no candidate has score alike:

@@ -297,5 +297,5 @@ def candidates(size: GameSize, history: History = ()) -> Array:
         reply.check(size)
         remaining = consistent(size, remaining, guess, reply)
     if remaining.size == 0:
-        raise FeedbackError("No secret fits all of that feedback: check the replies.")
+        raise FeedbackError("no-secret-fits")
     return remaining

@@ -104,10 +104,7 @@ def export_node(node: Node, size: GameSize) -> JSON:
 def check_analysable(size: GameSize) -> None:
     """Raise :class:`SizeError` for sizes too large to analyse here."""
     if size.n_codes > ANALYSABLE_CODES:
-        raise SizeError(
-            f"{size.label()} has {size.n_codes:,} codes; whole-game analysis goes up to "
-            f"{ANALYSABLE_CODES:,} (5 pegs × 8 colours)."
-        )
+        raise SizeError("too-large-to-analyse", size=size.params(), codes=size.n_codes, most=ANALYSABLE_CODES)
 
 
 def analyse(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint
+from flask_babel import gettext
 
 from .. import jobs, store
 from ..engine import Code, MastermindError
@@ -20,6 +21,7 @@ from .helpers import (
     sweep_abandoned,
 )
 from .limits import creating
+from .words import error_words
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -32,7 +34,7 @@ def create():
         size, limit = parse_settings(body, typed=True)
         hard = parse_hard(body, typed=True)
     except MastermindError as exc:
-        return error_response(400, str(exc))
+        return error_response(400, error_words(exc))
     game = store.create_game(size, limit, hard=hard)
     sweep_abandoned()
     return game_json(game), 201
@@ -49,16 +51,16 @@ def guess(game_id):
     body = json_body()
     move = move_number(body.get("move"), typed=True, required=False)
     if "guess" not in body:
-        return error_response(400, 'Send the guess as {"guess": "1122"}.')
+        return error_response(400, gettext('Send the guess as {"guess": "1122"}.'))
     try:
         code = Code.parse(body["guess"], game.size)
         game = store.add_guess(game.id, code, move)
     except (store.GameOver, store.StaleMove) as exc:
-        return error_response(409, str(exc))
+        return error_response(409, error_words(exc))
     except store.Inconsistent as exc:  # hard mode: nothing is stored
-        return error_response(422, inconsistent_sentence(exc))
+        return error_response(422, inconsistent_sentence(exc, game.size.is_bulls_and_cows))
     except MastermindError as exc:
-        return error_response(400, str(exc))
+        return error_response(400, error_words(exc))
     return game_json(game)
 
 
@@ -68,7 +70,7 @@ def review(game_id):
     (the review would give the secret away), 202 while it is worked out."""
     game = game_or_404(game_id)
     if not game.over:
-        return error_response(409, "The review is ready once the game is over: it would give the secret away.")
+        return error_response(409, gettext("The review is ready once the game is over: it would give the secret away."))
     try:
         job = jobs.get("review", reviews.review_params(game.size, game.secret, [m.guess for m in game.moves]))
     except jobs.Busy as exc:
@@ -76,7 +78,7 @@ def review(game_id):
     if job.done:
         return {"id": game.id, **job.result}
     if job.failed:
-        return error_response(422, job.error)
+        return error_response(422, error_words(job.problem))
     return job.json(), 202
 
 

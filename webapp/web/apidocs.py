@@ -12,6 +12,7 @@ import copy
 from functools import lru_cache
 
 from flask import Blueprint, jsonify, render_template
+from flask_babel import gettext
 
 from ..engine import PRESETS
 from ..engine.codes import MAX_COLORS, MAX_GUESSES, MAX_PEGS, MIN_COLORS, MIN_GUESSES, MIN_PEGS
@@ -1160,7 +1161,8 @@ def _document() -> dict:
             "summary": "Play Mastermind and watch codebreaking algorithms, over JSON.",
             "description": 'Every answer is JSON. Errors are {"error": "<a sentence>"} with a 4xx '
             "status (503 when the server cannot take the work just now, with "
-            "Retry-After). Request bodies are JSON objects; fields the server does not "
+            "Retry-After). The sentence follows Accept-Language. Request bodies are JSON objects; "
+            "fields the server does not "
             "know are ignored. Creating games, codemaker games and challenges is "
             "rate-limited per client address (429 with Retry-After).",
             "license": {"name": "MIT", "identifier": "MIT"},
@@ -1317,6 +1319,45 @@ def openapi_json():
     return response
 
 
+@bp.app_template_filter("api_words")
+def api_words_filter(text: str) -> str:
+    return api_words(text)
+
+
 @bp.get("/api")
 def page():
     return render_template("api.html", **reference(_document()))
+
+
+# --- the reference in the reader's language ----------------------------------------------------
+# The OpenAPI document stays in English (a contract, like the field names);
+# the /api page shows its summaries and descriptions through the catalogues.
+# `make messages` extracts them with ``extract_messages`` (see babel.cfg).
+
+WORDED_KEYS = ("summary", "description")
+
+
+def texts(node) -> list[str]:
+    """Every summary and description in ``node`` (the document or a part)."""
+    found: list[str] = []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in WORDED_KEYS and isinstance(value, str) and value:
+                found.append(value)
+            else:
+                found += texts(value)
+    elif isinstance(node, list):
+        for item in node:
+            found += texts(item)
+    return found
+
+
+def extract_messages(fileobj, keywords, comment_tags, options):
+    """A Babel extractor: the document's texts, once each, as messages."""
+    for text in dict.fromkeys(texts(_document())):
+        yield 0, "gettext", text, ["The JSON API's reference (/api)"]
+
+
+def api_words(text: str) -> str:
+    """A text of the document in the page's language."""
+    return gettext(text) if text else text

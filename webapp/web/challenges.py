@@ -10,6 +10,7 @@ from collections import Counter
 
 from cachetools import LRUCache
 from flask import Blueprint, current_app, g, redirect, render_template, request, url_for
+from flask_babel import gettext
 
 from .. import store
 from ..engine import Code, MastermindError, get_strategy
@@ -31,6 +32,7 @@ from .helpers import (
 )
 from .limits import creating
 from .links import replay_url
+from .words import error_words
 
 bp = Blueprint("challenges", __name__)
 api = Blueprint("challenges_api", __name__, url_prefix="/api/challenges")
@@ -42,7 +44,7 @@ def read_secret(text, size) -> Code | None:
         return None
     secret = Code.parse(text, size)
     if size.distinct and not secret.is_distinct():
-        raise SettingsError("This game's secret uses different colours: no colour twice.")
+        raise SettingsError(gettext("This game's secret uses different colours: no colour twice."))
     return secret
 
 
@@ -57,11 +59,11 @@ def player_name(raw) -> str:
     if raw is None:
         return ""
     if not isinstance(raw, str):
-        raise SettingsError('A name is text, such as "Ann".')
+        raise SettingsError(gettext('A name is text, such as "Ann".'))
     kept = "".join(c for c in raw if c not in BIDI_CONTROLS and unicodedata.category(c) != "Cc")
     name = " ".join(kept.split())
     if len(name) > MAX_NAME:
-        raise SettingsError(f"A name has at most {MAX_NAME} characters.")
+        raise SettingsError(gettext("A name has at most %(num)d characters.", num=MAX_NAME))
     return name
 
 
@@ -142,7 +144,7 @@ def create():
         secret = read_secret(form.get("secret"), size)
     except MastermindError as exc:
         kept = {k: v for k, v in form.items() if k != "secret"}
-        return render_template("challenge_new.html", presets=BOARDS, error=str(exc), form=kept), 400
+        return render_template("challenge_new.html", presets=BOARDS, error=error_words(exc), form=kept), 400
     challenge = store.create_challenge(size, limit, secret)
     return redirect(challenge_links(challenge)["results_page"], 303)
 
@@ -161,7 +163,7 @@ def join(challenge_id):
         name = player_name(request.form.get("name"))
     except MastermindError as exc:
         return render_template(
-            "challenge.html", challenge=c, error=str(exc), players=len(store.challenge_players(c))
+            "challenge.html", challenge=c, error=error_words(exc), players=len(store.challenge_players(c))
         ), 400
     player, _ = cookie_player()
     joined = store.join_challenge(c, name, player)
@@ -187,10 +189,10 @@ def create_json():
         size, limit = parse_settings(body, typed=True)
         secret = body.get("secret")
         if secret is not None and not isinstance(secret, str):
-            raise SettingsError('The secret must be written as digits, such as "1234".')
+            raise SettingsError(gettext('The secret must be written as digits, such as "1234".'))
         challenge = store.create_challenge(size, limit, read_secret(secret, size))
     except MastermindError as exc:
-        return error_response(400, str(exc))
+        return error_response(400, error_words(exc))
     return {"id": challenge.id, **challenge_links(challenge)}, 201
 
 
@@ -202,7 +204,7 @@ def join_json(challenge_id):
     try:
         name = player_name(body.get("name"))
     except MastermindError as exc:
-        return error_response(400, str(exc))
+        return error_response(400, error_words(exc))
     player, _ = player_token(body.get("player"))
     joined = store.join_challenge(c, name, player)
     return {**game_json(joined.game), "player": player, "counted": joined.counted}, 201 if joined.created else 200

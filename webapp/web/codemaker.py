@@ -5,6 +5,7 @@ can satisfy are refused with the reason, and answers can be taken back."""
 from __future__ import annotations
 
 from flask import Blueprint, redirect, render_template, request, url_for
+from flask_babel import gettext
 
 from .. import jobs, store
 from ..engine import PRESETS, Code, Feedback, FeedbackError, GameSize, MastermindError, candidates, get_strategy
@@ -16,6 +17,7 @@ from .errors import error_response
 from .helpers import codemaker_or_404, is_htmx, json_body, move_number, no_store, render
 from .limits import creating
 from .links import classroom_url
+from .words import error_words, not_offered, size_label
 
 bp = Blueprint("codemaker", __name__, url_prefix="/codemaker")
 api = Blueprint("codemaker_api", __name__, url_prefix="/api/codemaker")
@@ -43,22 +45,40 @@ def check_playable(strategy, size: GameSize) -> None:
     unable to make its first guess (optimal play within 5 guesses where no
     strategy finds every secret in 5)."""
     if not offered(strategy, size):
-        raise SettingsError(f"{strategy.name} is not offered for {size.label()}.")
+        raise SettingsError(not_offered(strategy, size))
     try:
         hints.next_guess(strategy, size, [], "first guess")
     except jobs.Busy:
         pass  # it can play; the page will show the job when it can be queued
     except MastermindError as exc:
-        raise SettingsError(f"{strategy.name} cannot play {size.label()}: {exc}") from None
+        raise SettingsError(
+            gettext(
+                "%(strategy)s cannot play %(size)s: %(why)s",
+                strategy=strategy.name,
+                size=size_label(size),
+                why=error_words(exc),
+            )
+        ) from None
 
 
 def contradiction(history) -> str:
     """Why no code fits: every answer given, together."""
     pairs = ", ".join(f"{g} → {r.key}" for g, r in history)
-    return (
-        f"No code gives {pairs} together: one of these answers is wrong. "
-        "Check your secret, then take back the answer that was a mistake."
+    return gettext(
+        "No code gives %(pairs)s together: one of these answers is wrong. Check your secret, then take back "
+        "the answer that was a mistake.",
+        pairs=pairs,
     )
+
+
+def pegs_question(name: str, size: GameSize) -> str:
+    """What to send for the black (bulls) or white (cows) count."""
+    bulls = size.is_bulls_and_cows
+    if name == "black":
+        question = gettext("Say how many bulls") if bulls else gettext("Say how many black pegs")
+    else:
+        question = gettext("Say how many cows") if bulls else gettext("Say how many white pegs")
+    return gettext("%(question)s, as a whole number from 0 to %(pegs)d.", question=question, pegs=size.pegs)
 
 
 def parse_reply(black, white, size: GameSize) -> Feedback:
@@ -66,7 +86,7 @@ def parse_reply(black, white, size: GameSize) -> Feedback:
     for name, value in (("black", black), ("white", white)):
         number = None if isinstance(value, bool) or value is None else small_number(value)
         if number is None:
-            raise FeedbackError(f"Say how many {name} pegs, as a whole number from 0 to {size.pegs}.")
+            raise FeedbackError(pegs_question(name, size))
         numbers.append(number)
     reply = Feedback(*numbers)
     reply.check(size)
@@ -78,12 +98,12 @@ def answer(game: store.CodemakerGame, reply: Feedback, move: int | None) -> stor
     The store checks, under the game's lock, that the answers it holds are
     still the ones this was checked against."""
     if game.solved:
-        raise store.GameOver("The code is already found: start a new game to play again.")
+        raise store.GameOver(gettext("The code is already found: start a new game to play again."))
     if len(game.moves) >= MAX_GUESSES:
-        raise store.GameOver(f"This game has reached {MAX_GUESSES} guesses.")
+        raise store.GameOver(gettext("This game has reached %(num)d guesses.", num=MAX_GUESSES))
     guess = next_guess(game)
     if not isinstance(guess, Code):
-        raise store.StaleMove("The computer is still working out its guess: answer once it shows.")
+        raise store.StaleMove(gettext("The computer is still working out its guess: answer once it shows."))
     history = game.history() + [(guess, reply)]
     try:
         candidates(game.size, history)
@@ -157,7 +177,7 @@ def create():
     except MastermindError as exc:
         return render_template(
             "codemaker_new.html",
-            error=str(exc),
+            error=error_words(exc),
             form=form,
             strategies=[s for s in PRESETS.values() if offered(s, GameSize())],
         ), 400
@@ -179,9 +199,9 @@ def feedback_form(game_id):
         reply = parse_reply(form.get("black", ""), form.get("white", ""), game.size)
         game = answer(game, reply, move)
     except (store.StaleMove, store.GameOver) as exc:
-        return show(codemaker_or_404(game_id), 409, str(exc))
+        return show(codemaker_or_404(game_id), 409, error_words(exc))
     except MastermindError as exc:
-        return show(game, 400, str(exc))
+        return show(game, 400, error_words(exc))
     if is_htmx():
         return show(game)
     return redirect(url_for("codemaker.page", game_id=game.id), 303)
@@ -194,7 +214,7 @@ def undo_form(game_id):
     try:
         game = store.undo_codemaker_reply(game.id, move)
     except store.StaleMove as exc:
-        return show(codemaker_or_404(game_id), 409, str(exc))
+        return show(codemaker_or_404(game_id), 409, error_words(exc))
     if is_htmx():
         return show(game)
     return redirect(url_for("codemaker.page", game_id=game.id), 303)
@@ -209,7 +229,7 @@ def create_json():
         strategy = get_strategy(body.get("strategy", "knuth"))
         check_playable(strategy, size)
     except MastermindError as exc:
-        return error_response(400, str(exc))
+        return error_response(400, error_words(exc))
     return state(store.create_codemaker(size, strategy.name))[0], 201
 
 
@@ -221,9 +241,9 @@ def feedback_json(game_id):
     try:
         game = answer(game, parse_reply(body.get("black"), body.get("white"), game.size), move)
     except (store.StaleMove, store.GameOver) as exc:
-        return error_response(409, str(exc))
+        return error_response(409, error_words(exc))
     except MastermindError as exc:
-        return error_response(400, str(exc))
+        return error_response(400, error_words(exc))
     return state(game)[0]
 
 
@@ -234,7 +254,7 @@ def undo_json(game_id):
     try:
         return state(store.undo_codemaker_reply(game.id, move))[0]
     except store.StaleMove as exc:
-        return error_response(409, str(exc))
+        return error_response(409, error_words(exc))
 
 
 @api.get("/<game_id>")

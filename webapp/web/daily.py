@@ -8,6 +8,7 @@ the body (``player``) or the query."""
 from __future__ import annotations
 
 from flask import Blueprint, abort, g, redirect, render_template, request, url_for
+from flask_babel import gettext
 
 from .. import store
 from . import days
@@ -36,7 +37,12 @@ def browser_player() -> str | None:
 
 def day_or_404(number: int) -> int:
     if not 1 <= number <= days.today():
-        abort(404, f"There is no daily puzzle #{number} yet: today's is #{days.today()}.")
+        abort(
+            404,
+            gettext(
+                "There is no daily puzzle #%(number)s yet: today's is #%(today)d.", number=number, today=days.today()
+            ),
+        )
     return number
 
 
@@ -76,11 +82,11 @@ def play():
     raw_day = request.form.get("day", "")
     if raw_day:
         if not raw_day.isascii() or not raw_day.isdigit() or len(raw_day) > 6:
-            return page(number, 400, "The day must be a puzzle number, such as 12.")
+            return page(number, 400, gettext("The day must be a puzzle number, such as 12."))
         number = day_or_404(int(raw_day))
     board = request.form.get("board", "")
     if board not in days.DAILY_BOARDS:
-        return page(number, 400, "Choose one of the daily boards: classic or super.")
+        return page(number, 400, gettext("Choose one of the daily boards: classic or super."))
     player, _ = player_token(browser_player())
     game, _ = days.play(player, number, board)
     return remember_player(redirect(url_for("play.board", game_id=game.id), 303), player)
@@ -92,10 +98,13 @@ def play_json():
     body = json_body(default={})
     board = days.board_for(body.get("pegs", 4), body.get("colors", 6))
     if board is None:
-        sizes = " or ".join(
-            f"{days.board(k).size.pegs} pegs and {days.board(k).size.colors} colours" for k in days.DAILY_BOARDS
+        sizes = gettext(" or ").join(
+            gettext(
+                "%(pegs)d pegs and %(colors)d colours", pegs=days.board(k).size.pegs, colors=days.board(k).size.colors
+            )
+            for k in days.DAILY_BOARDS
         )
-        return error_response(400, f"The daily puzzle is played with {sizes}.")
+        return error_response(400, gettext("The daily puzzle is played with %(sizes)s.", sizes=sizes))
     player, _ = player_token(body.get("player"))
     number = days.today()
     game, created = days.play(player, number, board)
@@ -119,7 +128,7 @@ def me():
 def stats_json():
     raw = request.args.get("player") or browser_player()
     if not raw:
-        return error_response(400, "Send your player token as ?player=…: the one POST /api/daily gave you.")
+        return error_response(400, gettext("Send your player token as ?player=…: the one POST /api/daily gave you."))
     player, _ = player_token(raw)
     return {"player": player, **player_stats(player)}
 
@@ -138,7 +147,7 @@ def carry(token):
 def carry_here():
     token = request.form.get("token", "")
     if not PLAYER_TOKEN.fullmatch(token):
-        abort(400, "This link is not a statistics link: copy it again from the other browser.")
+        abort(400, gettext("This link is not a statistics link: copy it again from the other browser."))
     return remember_player(redirect(url_for("daily.me"), 303), token)
 
 

@@ -14,6 +14,7 @@ import hashlib
 import hmac
 
 from flask import current_app, url_for
+from flask_babel import gettext
 
 from .. import store
 from ..engine import Code
@@ -86,9 +87,9 @@ def share_text(game: store.Game, number: int, board_key: str, skill: int | None)
     to the day's puzzle (never the answer)."""
     won = game.status == store.WON
     score = f"{len(game.moves)}/{game.max_guesses}" if won else f"X/{game.max_guesses}"
-    lines = [f"{TITLES[board_key]} daily #{number} {score}"]
+    lines = [gettext("%(game)s daily #%(number)d %(score)s", game=TITLES[board_key], number=number, score=score)]
     lines += [key_line(m.reply, game.size.pegs) for m in game.moves]
     if skill is not None:
-        lines.append(f"Skill {skill}/100")
+        lines.append(gettext("Skill %(skill)d/100", skill=skill))
     lines.append(url_for("daily.day", number=number, _external=True))
     return "\n".join(lines)

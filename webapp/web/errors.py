@@ -3,15 +3,18 @@
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 from flask import jsonify, make_response, render_template, request
+from flask_babel import gettext, lazy_gettext
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 MESSAGES = {
-    400: "That request could not be understood.",
-    404: "There is nothing at this address.",
-    405: "That method is not allowed here.",
-    413: "That request is too large.",
-    429: "Too many new games from this address just now: wait a minute, then try again.",
+    400: lazy_gettext("That request could not be understood."),
+    404: lazy_gettext("There is nothing at this address."),
+    405: lazy_gettext("That method is not allowed here."),
+    413: lazy_gettext("That request is too large."),
+    429: lazy_gettext("Too many new games from this address just now: wait a minute, then try again."),
 }
 
 
@@ -26,20 +29,18 @@ def error_response(status: int, message: str):
     return make_response(render_template("error.html", status=status, message=message), status)
 
 
-UNAVAILABLE = (
-    "The game could not be saved just now (the server cannot write its records). "
-    "Nothing was lost: try again in a moment."
-)
-
-
 def init_app(app) -> None:
     def store_unavailable(exc):
         """A database that cannot be written (read-only, disk full, locked):
         a 503 the player understands, never a 500."""
         app.logger.error("database unavailable: %s", exc)
-        response = error_response(503, UNAVAILABLE)
+        unavailable = gettext(
+            "The game could not be saved just now (the server cannot write its records). "
+            "Nothing was lost: try again in a moment."
+        )
+        response = error_response(503, unavailable)
         response.headers["Retry-After"] = "30"
-        response.headers["X-Message"] = UNAVAILABLE
+        response.headers["X-Message"] = quote(unavailable)  # a header is ASCII: the page's script decodes it
         return response
 
     for error in app.extensions["store"].unavailable:
@@ -49,7 +50,7 @@ def init_app(app) -> None:
     def http_error(exc: HTTPException):
         status = exc.code or 500
         custom = exc.description != type(exc).description and status != 429
-        message = exc.description if custom and exc.description else MESSAGES.get(status, exc.name)
+        message = exc.description if custom and exc.description else str(MESSAGES.get(status, exc.name))
         response = error_response(status, message)
         if isinstance(exc, MethodNotAllowed) and exc.valid_methods:
             response.headers["Allow"] = ", ".join(exc.valid_methods)

@@ -22,6 +22,7 @@ from ..engine.codes import peg_digit
 from ..engine.strategies import Budget, TooSlow
 from .errors import error_response
 from .links import game_replay_url
+from .words import error_words, size_label
 
 
 @dataclass(frozen=True)
@@ -104,7 +105,7 @@ def game_or_404(game_id: str) -> store.Game:
     try:
         return store.load_game(game_id)
     except store.GameNotFound:
-        abort(404, "There is no game with that id. It may have been mistyped.")
+        abort(404, gettext("There is no game with that id. It may have been mistyped."))
 
 
 def codemaker_or_404(game_id: str) -> store.CodemakerGame:
@@ -112,7 +113,7 @@ def codemaker_or_404(game_id: str) -> store.CodemakerGame:
     try:
         return store.load_codemaker(game_id)
     except store.CodemakerNotFound:
-        abort(404, "There is no such game. It may have been mistyped.")
+        abort(404, gettext("There is no such game. It may have been mistyped."))
 
 
 def challenge_or_404(challenge_id: str, key: str | None = None) -> store.Challenge:
@@ -120,7 +121,7 @@ def challenge_or_404(challenge_id: str, key: str | None = None) -> store.Challen
     try:
         return store.load_challenge(challenge_id, key)
     except store.ChallengeNotFound:
-        abort(404, "There is no challenge at this address. It may have been mistyped.")
+        abort(404, gettext("There is no challenge at this address. It may have been mistyped."))
 
 
 def json_body(default=None):
@@ -128,16 +129,16 @@ def json_body(default=None):
     raw = request.get_data(cache=True)
     if not raw.strip():
         if default is None:
-            abort(400, "Send a JSON object in the request body.")
+            abort(400, gettext("Send a JSON object in the request body."))
         return default
     try:
         body = request.get_json(force=True, silent=True)
     except RecursionError:  # json's decoder gives up on a deeply nested body
-        abort(400, "The request body is nested too deeply to be read.")
+        abort(400, gettext("The request body is nested too deeply to be read."))
     if body is None:
-        abort(400, "The request body is not valid JSON.")
+        abort(400, gettext("The request body is not valid JSON."))
     if not isinstance(body, dict):
-        abort(400, "The request body must be a JSON object.")
+        abort(400, gettext("The request body must be a JSON object."))
     return body
 
 
@@ -162,11 +163,14 @@ def game_json(game: store.Game) -> dict:
     return data
 
 
-def inconsistent_sentence(exc: store.Inconsistent) -> str:
+def inconsistent_sentence(exc: store.Inconsistent, bulls: bool = False) -> str:
     """Why hard mode refuses a guess, in words."""
-    return (
-        f"{exc.guess} cannot be the secret: {exc.earlier} got {exc.reply.describe()}, "
-        f"and {exc.guess} would get {exc.would.describe()}."
+    return gettext(
+        "%(guess)s cannot be the secret: %(earlier)s got %(reply)s, and %(guess)s would get %(would)s.",
+        guess=str(exc.guess),
+        earlier=str(exc.earlier),
+        reply=reply_words(exc.reply, bulls),
+        would=reply_words(exc.would, bulls),
     )
 
 
@@ -182,7 +186,7 @@ def status_of(exc: MastermindError) -> int:
 
 def busy_response(exc, page=None):
     """The 503 of a full job queue, with ``Retry-After``: ``page`` (HTML) or JSON."""
-    response = error_response(503, str(exc)) if page is None else current_app.make_response((page, 503))
+    response = error_response(503, error_words(exc)) if page is None else current_app.make_response((page, 503))
     response.headers["Retry-After"] = str(exc.retry_after)
     return response
 
@@ -209,7 +213,7 @@ def key_line(reply: Feedback, pegs: int) -> str:
 
 def game_title(size: GameSize) -> str:
     """What the share text calls the game: ``Mastermind 4×6``, or ``Bulls and Cows``."""
-    return gettext("Bulls and Cows") if size.is_bulls_and_cows else f"Mastermind {size.label()}"
+    return gettext("Bulls and Cows") if size.is_bulls_and_cows else f"Mastermind {size_label(size)}"
 
 
 def key_legend(size: GameSize) -> str:
@@ -292,9 +296,9 @@ def move_number(value, typed: bool, required: bool = True) -> int | None:
         if required:
             abort(
                 400,
-                'Say which move this is: "move" is the guess\'s number, from 1.'
+                gettext('Say which move this is: "move" is the guess\'s number, from 1.')
                 if typed
-                else "The form was incomplete: reload the page and try again.",
+                else gettext("The form was incomplete: reload the page and try again."),
             )
         return None
     if typed:
@@ -305,9 +309,9 @@ def move_number(value, typed: bool, required: bool = True) -> int | None:
     if number is None or number < 1:
         abort(
             400,
-            '"move" must be a whole number from 1 (the guess\'s number).'
+            gettext('"move" must be a whole number from 1 (the guess\'s number).')
             if typed
-            else "The form was incomplete: reload the page and try again.",
+            else gettext("The form was incomplete: reload the page and try again."),
         )
     return number
 
@@ -325,7 +329,7 @@ def player_token(raw=None) -> tuple[str, bool]:
     if raw is None or raw == "":
         return secrets.token_urlsafe(16), True
     if not isinstance(raw, str) or not PLAYER_TOKEN.fullmatch(raw):
-        abort(400, '"player" must be the token an earlier answer gave you, or left out.')
+        abort(400, gettext('"player" must be the token an earlier answer gave you, or left out.'))
     return raw, False
 
 
@@ -381,11 +385,14 @@ def forms_only():
     except Exception:  # no API route at that address: point at the API's index
         twin = None
     where = (
-        f"POST it to {twin} instead"
+        gettext("POST it to %(address)s instead", address=twin)
         if twin
-        else f"the JSON API is described at {current_app.url_map.bind('').build('apidocs.page')}"
+        else gettext(
+            "the JSON API is described at %(address)s", address=current_app.url_map.bind("").build("apidocs.page")
+        )
     )
-    abort(415, f"This address takes form fields, not {request.mimetype or 'that body'}: {where}.")
+    body = request.mimetype or gettext("that body")
+    abort(415, gettext("This address takes form fields, not %(body)s: %(where)s.", body=body, where=where))
 
 
 def vary_on_htmx(response):

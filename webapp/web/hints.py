@@ -15,6 +15,7 @@ from ..engine.codes import format_history, parse_history
 from ..engine.strategies import TooSlow
 from ..settings import size_from_params, size_params
 from .helpers import budget
+from .words import error_words
 
 
 def hint_params(size: GameSize, strategy: Strategy, history) -> dict:
@@ -66,5 +67,5 @@ def next_guess(strategy: Strategy, size: GameSize, history, seed: str) -> Sugges
     except TooSlow:
         job = jobs.get("hint", hint_params(size, strategy, history))
     if job.failed:
-        raise StrategyError(job.error)
+        raise StrategyError(error_words(job.problem))
     return job

@@ -14,7 +14,21 @@ from flask import Blueprint, redirect, request
 from flask_babel import Babel, format_date, format_decimal
 
 from .helpers import back_to, current_language, here_without_lang, number, reply_words
-from .words import adversary_name, estimate_words, pool_words, rating_name, score_name, score_words, why_words
+from .words import (
+    adversary_name,
+    code_checks,
+    error_words,
+    estimate_words,
+    pool_words,
+    rating_name,
+    score_name,
+    score_words,
+    script_words,
+    size_label,
+    strategy_description,
+    strategy_reference,
+    why_words,
+)
 
 bp = Blueprint("language", __name__)
 
@@ -65,6 +79,12 @@ def init_app(app) -> None:
         rating_name=rating_name,
         adversary_name=adversary_name,
         estimate_words=estimate_words,
+        size_label=size_label,
+        code_checks=code_checks,
+        script_words=script_words,
+        error_words=error_words,
+        strategy_description=strategy_description,
+        strategy_reference=strategy_reference,
         format_decimal=format_decimal,
         format_date=format_date,
     )

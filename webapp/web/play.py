@@ -6,7 +6,7 @@ import json
 import time
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 
 from .. import jobs, store
 from ..engine import PRESETS as STRATEGIES
@@ -23,6 +23,7 @@ from .helpers import (
     is_htmx,
     move_number,
     no_store,
+    number,
     remember_player,
     render,
     reply_words,
@@ -31,6 +32,7 @@ from .helpers import (
 )
 from .limits import creating
 from .links import classroom_url, game_replay_url
+from .words import error_words
 
 bp = Blueprint("play", __name__)
 # "Show codes still possible" lists the codes themselves up to this many.
@@ -69,7 +71,7 @@ def board_context(game: store.Game, **extra) -> dict:
             if "result" in hint and "draft" not in extra:
                 context["draft"] = str(hint["result"].guess)
         except (MastermindError, jobs.Busy) as exc:
-            context["suggestion_error"] = str(exc)
+            context["suggestion_error"] = error_words(exc)
     context["watch_link"] = url_for("play.watch", token=store.watch_token(game.id), _external=True)
     context.update(extra)
     return context
@@ -95,7 +97,9 @@ def outcome_context(game: store.Game) -> dict:
         context.update(share_context(game, link), share_label=gettext("Daily puzzle #%(number)d", number=number))
         skill = part.review["skill"] if part.review else None
         context["share_text"] = days.share_text(game, number, board, skill)
-        context["share_description"] = f"Daily puzzle #{number}: " + context["share_description"]
+        context["share_description"] = gettext(
+            "Daily puzzle #%(number)d: %(result)s", number=number, result=context["share_description"]
+        )
     elif challenge is not None:  # friends play the same secret; the replay would show it
         link = url_for("challenges.challenge", challenge_id=challenge, _external=True)
         context.update(share_context(game, link), share_label=gettext("Challenge link"))
@@ -142,7 +146,9 @@ def announcement(game: store.Game) -> str:
         reply=reply_words(last.reply, game.size.is_bulls_and_cows),
     )
     if game.status == store.WON:
-        text += " " + gettext("You cracked the code in %(num)d guesses.", num=len(game.moves))
+        text += " " + ngettext(
+            "You cracked the code in %(num)d guess.", "You cracked the code in %(num)d guesses.", len(game.moves)
+        )
     elif game.status == store.LOST:
         text += " " + gettext("Out of guesses. The secret was %(code)s.", code=str(game.secret))
     return text
@@ -164,14 +170,16 @@ def new_game():
     preset = BOARDS_BY_KEY.get(form.get("preset", ""))
     try:
         if "preset" in form and preset is None:
-            raise SettingsError(f"There is no game called '{form['preset'][:20]}': choose one of the presets.")
+            raise SettingsError(
+                gettext("There is no game called '%(given)s': choose one of the presets.", given=form["preset"][:20])
+            )
         if preset:
             size, limit = preset.size, preset.max_guesses
         else:
             size, limit = parse_settings(form, typed=False)
         hard = parse_hard(form)
     except MastermindError as exc:
-        return render_template("index.html", presets=BOARDS, error=str(exc), form=form), 400
+        return render_template("index.html", presets=BOARDS, error=error_words(exc), form=form), 400
     player, _ = cookie_player()
     game = store.create_game(size, limit, hard=hard, player=player)
     sweep_abandoned()
@@ -189,7 +197,9 @@ def review(game_id):
     the share panel again: a daily's share text gains the skill."""
     game = game_or_404(game_id)
     if not game.over:
-        return render_template("error.html", status=409, message="The review is ready once the game is over."), 409
+        return render_template(
+            "error.html", status=409, message=gettext("The review is ready once the game is over.")
+        ), 409
     return render_template("_board_review.html", **board_context(game))
 
 
@@ -202,13 +212,13 @@ def guess(game_id):
         code = Code.parse(text, game.size)
         game = store.add_guess(game.id, code, move)
     except store.GameOver as exc:
-        return board_instead(game, 409, error=str(exc))
+        return board_instead(game, 409, error=error_words(exc))
     except store.StaleMove as exc:
-        return board_instead(store.load_game(game.id), 409, error=str(exc))
+        return board_instead(store.load_game(game.id), 409, error=error_words(exc))
     except store.Inconsistent as exc:  # hard mode: nothing is stored
-        return board_instead(game, 422, error=inconsistent_sentence(exc), draft=text[:64])
+        return board_instead(game, 422, error=inconsistent_sentence(exc, game.size.is_bulls_and_cows), draft=text[:64])
     except MastermindError as exc:
-        return board_instead(game, 400, error=str(exc), draft=text[:64])
+        return board_instead(game, 400, error=error_words(exc), draft=text[:64])
     if is_htmx():  # the new row, and only what else changed
         return render_template("_guessed.html", **board_context(game))
     return redirect(url_for("play.board", game_id=game.id), 303)
@@ -228,22 +238,29 @@ def board_instead(game: store.Game, status: int, **extra):
 def suggestion(game_id):
     game = game_or_404(game_id)
     if game.over:
-        return show_board(game, 409, error="This game is over: there is nothing left to suggest.")
+        return show_board(game, 409, error=gettext("This game is over: there is nothing left to suggest."))
     name = request.form.get("strategy", "knuth")
     try:
         result = suggest(game, name)
     except jobs.Busy as exc:
-        return busy_response(exc, show_board(game, 503, suggestion_error=str(exc), suggestion=None)[0])
+        return busy_response(exc, show_board(game, 503, suggestion_error=error_words(exc), suggestion=None)[0])
     except MastermindError as exc:
-        return show_board(game, 400, suggestion_error=str(exc), suggestion=None)
+        return show_board(game, 400, suggestion_error=error_words(exc), suggestion=None)
     store.record_suggestion(game, name)
     if is_htmx():
         if "result" in result:
             s = result["result"]
-            said = f"{s.strategy.name} suggests {s.guess}; it is now in the guess field."
+            said = gettext(
+                "%(strategy)s suggests %(guess)s; it is now in the guess field.",
+                strategy=s.strategy.name,
+                guess=str(s.guess),
+            )
             return show_board(game, suggestion=result, draft=str(s.guess), announcement=said)
         return show_board(
-            game, suggestion=result, draft="", announcement=f"{result['strategy'].name} is working out its suggestion."
+            game,
+            suggestion=result,
+            draft="",
+            announcement=gettext("%(strategy)s is working out its suggestion.", strategy=result["strategy"].name),
         )
     return redirect(url_for("play.board", game_id=game.id), 303)
 
@@ -265,9 +282,9 @@ def counter(game_id):
     game.show_count = show
     if is_htmx():
         said = (
-            f"Codes still possible: {len(candidates(game.size, game.history()))}."
+            gettext("Codes still possible: %(count)s.", count=number(len(candidates(game.size, game.history()))))
             if show
-            else "The count of codes still possible is hidden."
+            else gettext("The count of codes still possible is hidden.")
         )
         return show_board(game, announcement=said)
     return redirect(url_for("play.board", game_id=game.id), 303)
@@ -283,7 +300,7 @@ def watch(token):
     try:
         game = store.watched_game(token)
     except store.GameNotFound:
-        abort(404, "There is no game to watch at this address. It may have been mistyped.")
+        abort(404, gettext("There is no game to watch at this address. It may have been mistyped."))
     context = {
         "game": game,
         "pegs": game.size.pegs,

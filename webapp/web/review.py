@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from flask import url_for
+from flask_babel import gettext
 
 from .. import jobs
 from ..engine import Code, Feedback, GameSize, get_strategy
@@ -21,6 +22,7 @@ from ..engine.review import ESTIMATE_METHOD, RATINGS, Review, position_params, p
 from ..engine.strategies import Budget, TooSlow
 from ..settings import size_from_params, size_params
 from .links import DEFAULT_LIMIT, classroom_url, size_slug
+from .words import error_words
 
 # Knuth's game on the same secret gets this much work in a review job
 # (about a second and a half); beyond it the review leaves it out.
@@ -98,9 +100,16 @@ def section(size: GameSize, secret: Code, guesses: list[Code], limit: int) -> Se
     try:
         job = jobs.get("review", review_params(size, secret, guesses))
     except jobs.Busy as exc:
-        return Section(None, None, str(exc), url, size, secret)
+        return Section(None, None, error_words(exc), url, size, secret)
     if job.failed:
-        return Section(None, None, f"The review could not be worked out: {job.error}", url, size, secret)
+        return Section(
+            None,
+            None,
+            gettext("The review could not be worked out: %(why)s", why=error_words(job.problem)),
+            url,
+            size,
+            secret,
+        )
     return Section(job.result if job.done else None, None if job.done else job, None, url, size, secret)
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from flask import Blueprint, render_template, request
+from flask_babel import gettext
 
 from ..engine import (
     Code,
@@ -33,6 +34,7 @@ from ..settings import small_number
 from . import review as reviews
 from .helpers import budget, render, share_description
 from .links import DEFAULT_LIMIT, classroom_url, replay_url, size_from_slug
+from .words import error_words
 
 bp = Blueprint("share", __name__)
 
@@ -47,7 +49,10 @@ def parse_slug(text: str) -> GameSize:
     size = size_from_slug(text)
     if size is None:
         raise ReplayError(
-            f"'{str(text)[:12]}' is not a game size: links say 4x6, or 4x6d when the secret uses different colours."
+            gettext(
+                "'%(given)s' is not a game size: links say 4x6, or 4x6d when the secret uses different colours.",
+                given=str(text)[:12],
+            )
         )
     return size
 
@@ -71,17 +76,30 @@ def parse_replay(slug: str, code: str, args) -> dict:
     secret = reveal(code, size)
     limit = small_number(args.get("l", DEFAULT_LIMIT))
     if limit is None or not 1 <= limit <= MAX_GUESSES:
-        raise ReplayError(f"The guess limit must be from 1 to {MAX_GUESSES}.")
+        raise ReplayError(gettext("The guess limit must be from 1 to %(most)d.", most=MAX_GUESSES))
     raw = str(args.get("g", ""))
     items = raw.split(".") if raw else []
     if len(items) > limit:
-        raise ReplayError(f"This link has {len(items)} guesses, more than the {limit} allowed.")
+        raise ReplayError(
+            gettext("This link has %(num)d guesses, more than the %(most)d allowed.", num=len(items), most=limit)
+        )
     guesses = [Code.parse(item, size) for item in items]
     for number, guess in enumerate(guesses, start=1):
         if not size.allows_guess(guess):
-            raise ReplayError(f"Guess {number} ({guess}) repeats a colour, which this game does not allow.")
+            raise ReplayError(
+                gettext(
+                    "Guess %(number)d (%(guess)s) repeats a colour, which this game does not allow.",
+                    number=number,
+                    guess=str(guess),
+                )
+            )
         if guess == secret:
-            raise ReplayError(f"Guess {number} already found the secret: the link goes on after the winning guess.")
+            raise ReplayError(
+                gettext(
+                    "Guess %(number)d already found the secret: the link goes on after the winning guess.",
+                    number=number,
+                )
+            )
     won = len(guesses) < limit
     if won:
         guesses.append(secret)
@@ -92,7 +110,7 @@ def parse_replay(slug: str, code: str, args) -> dict:
     else:
         step = small_number(step)
         if step is None or step > len(history):
-            raise ReplayError(f"The step must be a whole number from 0 to {len(history)}.")
+            raise ReplayError(gettext("The step must be a whole number from 0 to %(last)d.", last=len(history)))
     return {
         "size": size,
         "secret": secret,
@@ -140,7 +158,7 @@ def replay(size, code):
     try:
         state = parse_replay(size, code, request.args)
     except MastermindError as exc:
-        return render_template("error.html", status=400, message=str(exc)), 400
+        return render_template("error.html", status=400, message=error_words(exc)), 400
     size, secret, history = state["size"], state["secret"], state["history"]
     moves = moves_of(size, history)
     knuth = knuth_game(size, secret, state["limit"])
@@ -176,7 +194,7 @@ def review(size, code):
     try:
         state = parse_replay(size, code, request.args)
     except MastermindError as exc:
-        return render_template("error.html", status=400, message=str(exc)), 400
+        return render_template("error.html", status=400, message=error_words(exc)), 400
     guesses = [g for g, _ in state["history"]]
     part = reviews.section(state["size"], state["secret"], guesses, state["limit"])
     end = replay_url(state["size"], state["secret"], guesses, state["limit"], step=len(guesses))

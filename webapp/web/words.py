@@ -5,9 +5,12 @@ names); only this module words them, through the gettext catalogues."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from flask import has_app_context
 from flask_babel import format_decimal, gettext, lazy_gettext, ngettext
 
-from ..engine.codes import JSON
+from ..engine.codes import JSON, GameSize, digit_range, example
 from ..engine.position import Why
 
 # The score names the strategies use (the API keeps these keys in English).
@@ -164,3 +167,291 @@ ADVERSARY_NAMES = {"greedy": lazy_gettext("greedy"), "deepest": lazy_gettext("de
 def adversary_name(key: str) -> str:
     """An adversary's name in the page's language."""
     return str(ADVERSARY_NAMES.get(key, key))
+
+
+def _n(value) -> str:
+    """A number in the locale's grouping (1,296 / 1.296); outside a request
+    (the command line) in English."""
+    return format_decimal(value) if has_app_context() else f"{value:,}"
+
+
+def size_label(size: GameSize | dict) -> str:
+    """A size's short name: ``4×6``, ``4×6 distinct``, ``4×7 distinct guesses``
+    or ``Bulls and Cows`` (a dict is a size's ``params()``)."""
+    if isinstance(size, dict):
+        size = GameSize(**size)
+    if size.is_bulls_and_cows:
+        return gettext("Bulls and Cows")
+    if size.distinct_guesses:
+        return gettext("%(pegs)d×%(colors)d distinct guesses", pegs=size.pegs, colors=size.colors)
+    if size.distinct:
+        return gettext("%(pegs)d×%(colors)d distinct", pegs=size.pegs, colors=size.colors)
+    return f"{size.pegs}×{size.colors}"
+
+
+def not_offered(strategy, size: GameSize) -> str:
+    """A strategy the pages do not offer for ``size``."""
+    return gettext(
+        "%(strategy)s is not offered for %(size)s: choose another strategy.",
+        strategy=strategy.name,
+        size=size_label(size),
+    )
+
+
+def digit_range_words(details: dict) -> str:
+    """The digits a code is typed with (the engine's ``digit_range``)."""
+    if details.get("digits"):
+        return gettext("the digits 0 to 9")
+    if details.get("tenth"):
+        return gettext("the digits 1 to 9 and 0 (the tenth colour)")
+    return gettext("the digits 1 to %(colors)d", colors=details["colors"])
+
+
+def _or(choices: list) -> str:
+    return gettext(" or ").join(str(c) for c in choices)
+
+
+def _line_too_slow(d: dict) -> str:
+    facts = {
+        "strategy": d["strategy"],
+        "size": size_label(d["size"]),
+        "codes": _n(GameSize(**d["size"]).n_codes),
+    }
+    if d["why"] == "pairs":
+        what = gettext(
+            "The line of %(strategy)s on %(size)s (%(codes)s codes) would score %(pairs)s (guess, code) pairs "
+            "at guess %(depth)d",
+            pairs=_n(d["pairs"]),
+            depth=d["depth"],
+            **facts,
+        )
+    elif d["why"] == "tree":
+        what = gettext(
+            "The line of %(strategy)s on %(size)s (%(codes)s codes) needs the codebreaker's whole decision tree",
+            **facts,
+        )
+    else:
+        what = gettext("The line of %(strategy)s on %(size)s (%(codes)s codes) would need an exact search", **facts)
+    return what + gettext(", more than a page may do while you wait. Choose a smaller size or another codebreaker.")
+
+
+# Every fact the engine raises, worded. The keys are the engine's (see
+# MastermindError); each entry takes the error's details.
+ERRORS: dict[str, Callable[[dict], str]] = {
+    "pegs-not-number": lambda d: gettext("Pegs must be a whole number from %(low)d to %(high)d.", **d),
+    "colors-not-number": lambda d: gettext("Colours must be a whole number from %(low)d to %(high)d.", **d),
+    "pegs-out-of-range": lambda d: gettext("Pegs must be from %(low)d to %(high)d, not %(given)s.", **d),
+    "colors-out-of-range": lambda d: gettext("Colours must be from %(low)d to %(high)d, not %(given)s.", **d),
+    "distinct-not-flag": lambda d: gettext("Whether the secret uses different colours must be true or false."),
+    "distinct-guesses-not-flag": lambda d: gettext("Whether every guess uses different colours must be true or false."),
+    "too-few-colors": lambda d: gettext(
+        "A secret of %(pegs)d different colours needs at least %(pegs)d colours, not %(colors)d.", **d
+    ),
+    "feedback-unreadable": lambda d: gettext("'%(given)s' is not feedback: write black,white such as 1,2.", **d),
+    "feedback-too-many": lambda d: gettext(
+        "%(black)d black and %(white)d white is impossible with %(pegs)d pegs.", **d
+    ),
+    "feedback-never": lambda d: gettext("%(black)d black and %(white)d white can never happen.", **d),
+    "no-secret-fits": lambda d: gettext("No secret fits all of that feedback: check the replies."),
+    "code-not-text": lambda d: gettext("A code must be written as digits such as %(example)s.", **d),
+    "code-far-too-long": lambda d: gettext("That is far too long for a code of %(pegs)d pegs.", **d),
+    "code-empty": lambda d: (
+        gettext("Enter %(pegs)d digits, for example %(example)s.", **d)
+        if d.get("digits")
+        else gettext("Enter %(pegs)d colours, for example %(example)s.", **d)
+    ),
+    "code-not-digits": lambda d: (
+        gettext("%(given)s is not a digit: use %(digits)s.", given=d["given"], digits=digit_range_words(d))
+        if d.get("digits")
+        else gettext("%(given)s is not a colour: use %(digits)s.", given=d["given"], digits=digit_range_words(d))
+    ),
+    "code-length": lambda d: (
+        gettext("A code has %(pegs)d digits; '%(given)s' has %(length)d.", **d)
+        if d.get("digits")
+        else gettext("A code has %(pegs)d colours; '%(given)s' has %(length)d.", **d)
+    ),
+    "code-colour-outside": lambda d: gettext(
+        "Colour %(given)s is not in this game: use %(digits)s.", given=d["given"], digits=digit_range_words(d)
+    ),
+    "pegs-differ": lambda d: gettext("The guess and the secret must have the same number of pegs."),
+    "guess-repeats": lambda d: (
+        gettext("%(guess)s repeats the digit %(repeated)s: in this game every guess has different digits.", **d)
+        if d.get("digits")
+        else gettext("%(guess)s repeats colour %(repeated)s: in this game every guess uses different colours.", **d)
+    ),
+    "history-far-too-long": lambda d: gettext("That history is far too long."),
+    "history-too-long": lambda d: gettext("A history has at most %(most)d guesses, not %(given)d.", **d),
+    "history-unreadable": lambda d: gettext("'%(given)s' is not GUESS:BLACK,WHITE (for example %(example)s:1,0).", **d),
+    "history-after-win": lambda d: gettext("Guess %(number)d comes after the code was already found.", **d),
+    "history-guess": lambda d: gettext(
+        "Guess %(number)d: %(problem)s", number=d["number"], problem=error_words(d["cause"])
+    ),
+    "link-secret-letters": lambda d: gettext(
+        "The secret in this link is damaged: it should be a few lowercase letters."
+    ),
+    "link-secret-size": lambda d: gettext("The secret in this link is damaged: it is not a code of this size."),
+    "link-secret-repeats": lambda d: gettext(
+        "The secret in this link repeats a colour, which this game does not allow."
+    ),
+    "unknown-adversary": lambda d: gettext(
+        "Unknown adversary '%(given)s'. Choose %(choices)s.", given=d["given"], choices=_or(d["choices"])
+    ),
+    "line-too-long": lambda d: gettext("%(strategy)s does not find the code within %(most)d guesses.", **d),
+    "line-too-slow": _line_too_slow,
+    "too-large-to-analyse": lambda d: gettext(
+        "%(size)s has %(codes)s codes; whole-game analysis goes up to %(most)s (5 pegs × 8 colours).",
+        size=size_label(d["size"]),
+        codes=_n(d["codes"]),
+        most=_n(d["most"]),
+    ),
+    "lines-too-large": lambda d: gettext(
+        "%(size)s has %(codes)s codes: its lines are computed for sizes up to %(most)s codes (5 pegs × 8 colours).",
+        size=size_label(d["size"]),
+        codes=_n(d["codes"]),
+        most=_n(d["most"]),
+    ),
+    "unknown-strategy": lambda d: gettext(
+        "Unknown strategy '%(given)s'. Choose one of: %(choices)s.", given=d["given"], choices=", ".join(d["choices"])
+    ),
+    "strategy-needs-size": lambda d: gettext("%(strategy)s needs the game size to choose.", **d),
+    "guess-needs-search": lambda d: gettext(
+        "%(strategy)s would have to search for its guess here, which can take many seconds: too much to do now.",
+        **d,
+    ),
+    "position-needs-search": lambda d: gettext(
+        "%(strategy)s would have to search for its guess here, which can take many seconds: choose another "
+        "strategy, or a position on its shipped tree.",
+        **d,
+    ),
+    "guess-too-slow": lambda d: gettext(
+        "%(codes)s codes are still possible and %(guesses)s guesses would have to be scored against them: "
+        "too much to do now. Make another guess first.",
+        codes=_n(d["codes"]),
+        guesses=_n(d["guesses"]),
+    ),
+    "ranking-too-slow": lambda d: gettext("Too many guesses to rank here: make another guess first."),
+    "too-large-to-search": lambda d: gettext(
+        "%(size)s has %(codes)s codes; the exact optimum is computed here for up to %(most)s codes, or "
+        "%(most_distinct)s guesses of different colours.",
+        size=size_label(d["size"]),
+        codes=_n(d["codes"]),
+        most=_n(d["most"]),
+        most_distinct=_n(d["most_distinct"]),
+    ),
+    "no-strategy-within": lambda d: gettext("No strategy finds every secret here within %(most)d guesses.", **d),
+    "game-over": lambda d: gettext("This game is over: start a new one to play again."),
+    "guess-recorded": lambda d: gettext("Guess %(move)d was already recorded; the board shows it now.", **d),
+    "move-stale": lambda d: gettext("This game is at guess %(next)d, not %(given)d: reload the page.", **d),
+    "answers-changed": lambda d: gettext(
+        "Your answers changed meanwhile (in another tab?): reload the page and answer again."
+    ),
+    "nothing-to-undo": lambda d: gettext("There is no answer to take back."),
+    "answer-not-last": lambda d: gettext(
+        "Answer %(given)d is not the last one (that is answer %(last)d): reload the page.", **d
+    ),
+    "server-busy": lambda d: gettext("The server is busy with other long computations: try again in a moment."),
+    "optimal-not-here": lambda d: gettext(
+        "Optimal play is shipped for the preset sizes and computed on demand up to %(most)s codes; %(size)s "
+        "has %(codes)s. Try `mastermind optimal` for sizes up to %(most_search)s codes, or another strategy.",
+        size=size_label(d["size"]),
+        codes=_n(d["codes"]),
+        most=_n(d["most"]),
+        most_search=_n(d["most_search"]),
+    ),
+}
+
+
+def error_words(error: Exception | dict | str | None) -> str:
+    """An error in the page's language: an engine error (or its ``record()``,
+    as a background job keeps it) worded from its fact; an error the web
+    layer raised is already a sentence."""
+    if isinstance(error, dict):
+        fact, details = error["fact"], error["details"]
+    else:
+        fact, details = getattr(error, "fact", None), getattr(error, "details", {})
+        if fact is None:
+            return str(error or "")
+    wording = ERRORS.get(fact)
+    return fact if wording is None else wording(details)
+
+
+# What each strategy does (the engine's own description is the English one,
+# for the command line and the API).
+STRATEGY_DESCRIPTIONS = {
+    "simple": lazy_gettext("Always guess the first code still possible, in ascending order."),
+    "random": lazy_gettext("Guess a code still possible, chosen uniformly at random (seedable)."),
+    "knuth": lazy_gettext("Minimise the size of the largest class the guess can leave."),
+    "minimax-lex": lazy_gettext("Minimise the largest class, then the second largest, and so on."),
+    "entropy": lazy_gettext("Maximise the Shannon entropy of the class sizes (information gained)."),
+    "irving": lazy_gettext("Minimise the expected size of the class that remains."),
+    "most-parts": lazy_gettext("Maximise the number of non-empty classes."),
+    "widedev": lazy_gettext("Maximise the number of classes, then minimise the spread of their sizes."),
+    "longrect": lazy_gettext("Maximise the number of classes, then minimise the largest class."),
+    "minimax-avg": lazy_gettext(
+        "Minimise the largest class, then the sum of squared class sizes; no preference for codes still possible."
+    ),
+    "optimal": lazy_gettext("The exact optimum: fewest guesses in total over every secret."),
+    "optimal-5": lazy_gettext("Fewest guesses in total among strategies that never need more than 5."),
+    "best-candidate": lazy_gettext(
+        "Among the codes still possible only, the one whose largest class is smallest; ties to the first in "
+        "ascending order."
+    ),
+}
+# The sources that are not a publication's title (titles stay as published).
+REFERENCES = {
+    "random": lazy_gettext("common folklore; a classic blog solver"),
+    "minimax-lex": lazy_gettext("a refinement of Knuth's rule"),
+    "minimax-avg": lazy_gettext("a Brain Breaker solver"),
+    "best-candidate": lazy_gettext('the classic "show the optimal game" line'),
+}
+
+
+def strategy_description(strategy) -> str:
+    """What ``strategy`` does, in the page's language."""
+    return str(STRATEGY_DESCRIPTIONS.get(strategy.name, strategy.description))
+
+
+def strategy_reference(strategy) -> str:
+    """Where ``strategy`` comes from; the optimal ones say this project computed them."""
+    if strategy.name in REFERENCES:
+        return str(REFERENCES[strategy.name])
+    if strategy.name in ("optimal", "optimal-5"):
+        return gettext(
+            "Koyama & Lai 1993, “An optimal Mastermind strategy”, J. Recreational Mathematics 25 (computed by "
+            "this project)"
+        )
+    return strategy.reference
+
+
+# A number no code length reaches: it marks where the board's script puts the length.
+_LENGTH_MARK = 987654321
+
+
+def code_checks(size: GameSize) -> dict[str, str]:
+    """The board script's own checks of a typed guess, worded as the server
+    words them, with ``{given}`` and ``{length}`` for the script to fill."""
+    facts = digit_range(size)
+    return {
+        "empty": ERRORS["code-empty"]({"pegs": size.pegs, "example": example(size), "digits": facts["digits"]}),
+        "notDigit": ERRORS["code-not-digits"]({"given": "{given}", **facts}),
+        "length": ERRORS["code-length"](
+            {"pegs": size.pegs, "given": "{given}", "length": _LENGTH_MARK, "digits": facts["digits"]}
+        ).replace(str(_LENGTH_MARK), "{length}"),
+        "outside": ERRORS["code-colour-outside"]({"given": "{given}", **facts}),
+    }
+
+
+def script_words() -> dict[str, str]:
+    """What the pages' scripts say, in the page's language."""
+    return {
+        "working": gettext("Working it out…"),
+        "copied": gettext("Copied."),
+        "copyByHand": gettext("Press Ctrl+C (or Cmd+C) to copy the selected text."),
+        "serverError": gettext(
+            "The server could not answer (error %(status)s). Your last action was not saved: try again.",
+            status="{status}",
+        ),
+        "unreachable": gettext(
+            "The server cannot be reached. Your last action was not saved: check your connection and try again."
+        ),
+    }

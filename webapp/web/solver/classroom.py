@@ -20,7 +20,7 @@ from ...settings import SettingsError, parse_size
 from .. import links
 from ..errors import error_response
 from ..helpers import ViewError, budget, form_defaults, number, render, reply_words, status_of
-from ..words import why_words
+from ..words import error_words, not_offered, why_words
 from .blueprints import api, bp
 
 SOURCES = {
@@ -40,15 +40,20 @@ def classroom_state(args) -> dict:
     size = parse_size(args)
     strategy = get_strategy(args.get("strategy") or "knuth")
     if not offered(strategy, size):
-        raise ViewError(f"{strategy.name} is not offered for {size.label()}: choose another strategy.")
+        raise ViewError(not_offered(strategy, size))
     history = parse_history(str(args.get("history", "")), size)
     secret = reveal(args["s"], size) if args.get("s") else None
     if secret is not None:
         for number, (guess, reply) in enumerate(history, start=1):
             if feedback(guess, secret) != reply:
                 raise ViewError(
-                    f"Guess {number} ({guess}) would not get {reply.describe(size.is_bulls_and_cows)} from "
-                    "this secret: the history does not fit it."
+                    gettext(
+                        "Guess %(number)d (%(guess)s) would not get %(reply)s from this secret: the history does "
+                        "not fit it.",
+                        number=number,
+                        guess=str(guess),
+                        reply=reply_words(reply, size.is_bulls_and_cows),
+                    )
                 )
     seed = int.from_bytes(hashlib.sha256(f"{size}:{format_history(history)}".encode()).digest()[:8], "big")
     position = describe(strategy, size, history, rng=np.random.default_rng(seed), max_pairs=budget())
@@ -129,7 +134,7 @@ def classroom():
     try:
         state = classroom_context(classroom_state(request.args))
     except MastermindError as exc:
-        return classroom_page(str(exc), status_of(exc), form)
+        return classroom_page(error_words(exc), status_of(exc), form)
     return render(
         "solver/classroom.html",
         "solver/_step.html",
@@ -150,12 +155,12 @@ def classroom_start():
         strategy = get_strategy(form.get("strategy") or "knuth")
         source = form.get("source", "teacher")
         if source not in SOURCES:
-            raise SettingsError("Choose where the secret comes from.")
+            raise SettingsError(gettext("Choose where the secret comes from."))
         args = {**links.size_args(size), "strategy": strategy.name}
         if source == "teacher":
             secret = Code.parse(form.get("secret", ""), size)
             if size.distinct and not secret.is_distinct():
-                raise SettingsError("This game's secret uses different colours: no colour twice.")
+                raise SettingsError(gettext("This game's secret uses different colours: no colour twice."))
             args["s"] = conceal(secret, size)
         elif source == "random":
             pool = secret_indices(size)
@@ -163,7 +168,7 @@ def classroom_start():
         if form.get("presenter"):
             args["presenter"] = 1
     except MastermindError as exc:
-        return classroom_page(str(exc), 400, {k: v for k, v in form.items() if k != "secret"})
+        return classroom_page(error_words(exc), 400, {k: v for k, v in form.items() if k != "secret"})
     return redirect(url_for("solver.classroom") + "?" + urlencode(args), 303)
 
 
@@ -173,4 +178,4 @@ def step_json():
         position = classroom_state(request.args)["position"]
         return {**position.json(), "why": why_words(position.why)}
     except MastermindError as exc:
-        return error_response(status_of(exc), str(exc))
+        return error_response(status_of(exc), error_words(exc))

@@ -16,6 +16,7 @@ from ...settings import parse_size, size_from_params, size_params
 from ..errors import error_response
 from ..helpers import busy_response, form_defaults, render
 from ..links import size_args
+from ..words import error_words
 from .blueprints import api, bp
 
 # Totals for every secret as the literature reports them, shown beside the
@@ -54,11 +55,16 @@ def compute(params: dict, progress) -> dict:
         try:
             result = analyse(strategy, size, table=table, progress=report)
         except MastermindError as exc:  # e.g. no strategy finds every secret within 5 guesses
-            skipped.append({"strategy": strategy.name, "reason": str(exc)})
+            skipped.append({"strategy": strategy.name, "reason": exc.record()})
             continue
         summary = result.summary()
         rows.append({key: summary[key] for key in ROW_FIELDS})
     return {"rows": rows, "skipped": skipped}
+
+
+def skipped_words(result: dict) -> list[dict]:
+    """The strategies left out of a comparison, each with why in words."""
+    return [{"strategy": s["strategy"], "reason": error_words(s["reason"])} for s in result.get("skipped", [])]
 
 
 def quick(params: dict) -> bool:
@@ -108,9 +114,9 @@ def compare():
     try:
         size, job = comparison(request.args)
     except Busy as exc:
-        return busy_response(exc, render_template("solver/compare.html", error=str(exc), form=form, size=None))
+        return busy_response(exc, render_template("solver/compare.html", error=error_words(exc), form=form, size=None))
     except MastermindError as exc:
-        return render_template("solver/compare.html", error=str(exc), form=form, size=None), 400
+        return render_template("solver/compare.html", error=error_words(exc), form=form, size=None), 400
     return render("solver/compare.html", "solver/_compare.html", form=form, error=None, **page_context(size, job))
 
 
@@ -121,9 +127,9 @@ def compare_json():
     except Busy as exc:
         return busy_response(exc)
     except MastermindError as exc:
-        return error_response(400, str(exc))
+        return error_response(400, error_words(exc))
     if job.done:
-        return {**size_params(size), "rows": job.result["rows"], "skipped": job.result.get("skipped", [])}
+        return {**size_params(size), "rows": job.result["rows"], "skipped": skipped_words(job.result)}
     if job.failed:
-        return error_response(422, job.error)
+        return error_response(422, error_words(job.problem))
     return job.json(), 202

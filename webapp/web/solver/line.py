@@ -4,7 +4,7 @@ step by step, and the table of every codebreaker against both adversaries."""
 from __future__ import annotations
 
 from flask import current_app, redirect, render_template, request, url_for
-from flask_babel import gettext, ngettext
+from flask_babel import format_decimal, gettext, ngettext
 
 from ... import jobs
 from ...engine import GameSize, MastermindError
@@ -40,6 +40,7 @@ from ..helpers import (
     reply_words,
     status_of,
 )
+from ..words import error_words, not_offered, size_label
 from .blueprints import api, bp
 
 # A line computed in the background may score this many (guess, code) pairs
@@ -52,20 +53,17 @@ def line_state(args) -> dict:
     size = parse_size(args)
     strategy = codebreaker(args.get("strategy"))
     if not offered(strategy, size):
-        raise LineError(f"{strategy.name} is not offered for {size.label()}: choose another codebreaker.")
+        raise LineError(not_offered(strategy, size))
     adversary = check_adversary(args.get("adversary") or GREEDY)
     state = {"size": size, "strategy": strategy, "adversary": adversary, "job": None}
     try:
         line = adversary_line(strategy, size, adversary, budget(), current_app.config["SOLVER_TREE_CODES"])
     except TooSlow:
         if size.n_codes > ANALYSABLE_CODES:
-            raise TooSlow(
-                f"{size.label()} has {size.n_codes:,} codes: its lines are computed for "
-                f"sizes up to {ANALYSABLE_CODES:,} codes (5 pegs × 8 colours)."
-            ) from None
+            raise TooSlow("lines-too-large", size=size.params(), codes=size.n_codes, most=ANALYSABLE_CODES) from None
         job = jobs.get("line", line_params(size, strategy, adversary))
         if job.failed:
-            raise LineError(job.error) from None
+            raise LineError(error_words(job.problem)) from None
         if not job.done:
             return {**state, "job": job, "line": None, "step": 0}
         line = Line.from_dict(job.result, size, strategy)
@@ -74,11 +72,15 @@ def line_state(args) -> dict:
     if raw is None or raw == "":
         step = last
     elif not raw.isascii() or not raw.isdigit() or len(raw) > 3:
-        raise ViewError(f"The step must be a whole number from 0 to {last}, not '{raw[:10]}'.")
+        raise ViewError(
+            gettext("The step must be a whole number from 0 to %(last)d, not '%(given)s'.", last=last, given=raw[:10])
+        )
     else:
         step = int(raw)
         if step > last:
-            raise ViewError(f"Step {step} is past the end of this line: it has {last} guesses.")
+            raise ViewError(
+                gettext("Step %(step)d is past the end of this line: it has %(last)d guesses.", step=step, last=last)
+            )
     return {**state, "line": line, "step": step}
 
 
@@ -115,7 +117,7 @@ def compute_lengths(params: dict, progress) -> dict:
                 "strategy": row.strategy.name,
                 "greedy": row.greedy,
                 "deepest": row.deepest,
-                "failure": None if row.failure is None else str(row.failure),
+                "failure": None if row.failure is None else row.failure.record(),
             }
             for row in line_lengths(size)
         ]
@@ -176,12 +178,12 @@ def optimal_game():
         return busy_response(
             exc,
             render_template(
-                "solver/optimal_game.html", error=str(exc), form=form, choices=codebreaker_choices(request.args)
+                "solver/optimal_game.html", error=error_words(exc), form=form, choices=codebreaker_choices(request.args)
             ),
         )
     except MastermindError as exc:
         return render_template(
-            "solver/optimal_game.html", error=str(exc), form=form, choices=codebreaker_choices(request.args)
+            "solver/optimal_game.html", error=error_words(exc), form=form, choices=codebreaker_choices(request.args)
         ), status_of(exc)
     if not is_htmx() and state["line"] is not None:  # the comparison belongs to the whole page
         try:
@@ -227,17 +229,22 @@ def optimal_game_lengths():
     try:
         state = line_state(request.args)
         if state["line"] is None:
-            raise LineError("The line itself is still being worked out.")
+            raise LineError(gettext("The line itself is still being worked out."))
         state.update(lengths_context(state))
         if state["lengths_job"] is None:
             raise ViewError(
-                f"The table of every codebreaker is worked out for sizes up to "
-                f"{SUMMARY_CODES:,} codes; {state['size'].label()} has {state['size'].n_codes:,}."
+                gettext(
+                    "The table of every codebreaker is worked out for sizes up to %(most)s codes; %(size)s has "
+                    "%(codes)s.",
+                    most=format_decimal(SUMMARY_CODES),
+                    size=size_label(state["size"]),
+                    codes=format_decimal(state["size"].n_codes),
+                )
             )
     except jobs.Busy as exc:
         return busy_response(exc)
     except MastermindError as exc:
-        return error_response(status_of(exc), str(exc))
+        return error_response(status_of(exc), error_words(exc))
     if not is_htmx():
         return redirect(line_url(state, None), 303)
     return render_template("solver/_lengths.html", **state)
@@ -257,7 +264,7 @@ def optimal_game_json():
     except jobs.Busy as exc:
         return busy_response(exc)
     except MastermindError as exc:
-        return error_response(status_of(exc), str(exc))
+        return error_response(status_of(exc), error_words(exc))
     if state["job"] is not None:
         return state["job"].json(), 202
     return state["line"].json()

@@ -7,15 +7,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from flask import render_template, request
+from flask_babel import gettext
 
 from ...engine import PRESETS, Code, Feedback, GameSize, MastermindError, get_strategy
-from ...engine.codes import HistoryError
 from ...engine.lines import offered
 from ...engine.position import Branch, Position, branches, describe
 from ...engine.strategies import Suggestion
 from ...settings import parse_size
 from .. import links
-from ..helpers import ViewError, budget, form_defaults, is_htmx, render, status_of
+from ..helpers import ViewError, budget, form_defaults, is_htmx, render, reply_words, status_of
+from ..words import error_words, not_offered
 from .blueprints import bp
 
 MAX_DEPTH = 30
@@ -43,7 +44,7 @@ def parse_path(text: str, size: GameSize) -> list[Feedback]:
     """The open path: replies separated by spaces, such as ``"1,0 0,2"``."""
     items = str(text).split()
     if len(items) > MAX_DEPTH:
-        raise HistoryError(f"A path has at most {MAX_DEPTH} replies.")
+        raise ViewError(gettext("A path has at most %(num)d replies.", num=MAX_DEPTH))
     return [Feedback.parse(item, size) for item in items]
 
 
@@ -51,7 +52,7 @@ def chosen(position: Position) -> Suggestion:
     """The guess made at a node; a node is never a solved position (a leaf
     cannot be opened)."""
     if position.suggestion is None:
-        raise ViewError("That branch is solved: there is nothing more to open.")
+        raise ViewError(gettext("That branch is solved: there is nothing more to open."))
     return position.suggestion
 
 
@@ -83,13 +84,19 @@ def open_nodes(strategy, size: GameSize, path: list[Feedback], first: int = 0) -
             known = {b.reply: b for b in nodes[-1].branches}
             if reply not in known:
                 raise ViewError(
-                    f"No code still possible gives {reply.describe(size.is_bulls_and_cows)} to {guess}: "
-                    "that branch does not exist."
+                    gettext(
+                        "No code still possible gives %(reply)s to %(guess)s: that branch does not exist.",
+                        reply=reply_words(reply, size.is_bulls_and_cows),
+                        guess=str(guess),
+                    )
                 )
             if reply.black == size.pegs or known[reply].count == 1:
                 raise ViewError(
-                    f"The branch {reply.describe(size.is_bulls_and_cows)} after {guess} is a leaf: "
-                    "there is nothing more to open."
+                    gettext(
+                        "The branch %(reply)s after %(guess)s is a leaf: there is nothing more to open.",
+                        reply=reply_words(reply, size.is_bulls_and_cows),
+                        guess=str(guess),
+                    )
                 )
             nodes[-1].open_reply = reply
         history.append((guess, reply))
@@ -103,7 +110,7 @@ def tree():
         size = parse_size(request.args)
         strategy = get_strategy(request.args.get("strategy") or "knuth")
         if not offered(strategy, size):
-            raise ViewError(f"{strategy.name} is not offered for {size.label()}: choose another strategy.")
+            raise ViewError(not_offered(strategy, size))
         path = parse_path(request.args.get("open", ""), size)
         # htmx asks for the level that holds the branch just opened: the
         # parent's branches (so its siblings close) and the new node.
@@ -111,7 +118,7 @@ def tree():
         nodes = open_nodes(strategy, size, path, first)
     except MastermindError as exc:
         return render_template(
-            "solver/tree.html", error=str(exc), form=form, size=None, strategies=[], strategy=None
+            "solver/tree.html", error=error_words(exc), form=form, size=None, strategies=[], strategy=None
         ), status_of(exc)
     context = {
         "size": size,
