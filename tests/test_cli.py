@@ -94,14 +94,63 @@ def test_console_script_is_installed():
     assert result.returncode == 0 and "27 codes remain" in result.stdout
 
 
-def test_progress_bar_shows_time_left():
-    stream = io.StringIO()
-    progress = Progress("work", stream=stream, delay=0)
-    progress(50, 100)
-    progress(100, 100)
+class FakeClock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_progress_in_a_log_is_a_plain_line_every_few_seconds():
+    stream, clock = io.StringIO(), FakeClock()
+    progress = Progress("work", "rows", stream=stream, delay=1.0, every=5.0, clock=clock)
+    for second in range(13):
+        clock.now = second
+        progress(second * 10, 120, current_total=179_123)
     progress.close()
-    text = stream.getvalue()
-    assert "work [" in text and "100.0%" in text and "left" in text
+    lines = stream.getvalue().splitlines()
+    assert "\r" not in stream.getvalue()
+    assert lines == [
+        "work: 50 of 120 rows (42%), current total 179,123, 5 s",
+        "work: 100 of 120 rows (83%), current total 179,123, 10 s",
+    ]
+
+
+def test_progress_without_a_total_counts():
+    stream, clock = io.StringIO(), FakeClock()
+    progress = Progress("searching", "nodes", stream=stream, delay=0, every=1, clock=clock)
+    clock.now = 2
+    progress(1_234_567, None, guesses_expanded=89)
+    assert stream.getvalue() == "searching: 1,234,567 nodes, guesses expanded 89, 2 s\n"
+
+
+def test_progress_on_a_terminal_is_a_bar():
+    import fcntl
+    import os
+    import pty
+    import struct
+    import termios
+
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # 24 rows, 100 columns
+    with os.fdopen(follower, "w") as terminal:
+        progress = Progress("work", "rows", stream=terminal, delay=0)
+        for done in (30, 60, 120):
+            progress(done, 120, current_total=5)
+        progress.close()
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the terminal's other end is closed: all is read
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(leader)
+    text = shown.decode()
+    assert "\r" in text and "work" in text and "100%" in text and "120/120" in text and "current total=5" in text
 
 
 def test_json_keeps_progress_off_stdout():
@@ -109,7 +158,8 @@ def test_json_keeps_progress_off_stdout():
         [
             sys.executable,
             "-c",
-            "import sys, webapp.cli as c; c.Progress.__init__.__defaults__ = (None, 0.0, 30);"
+            "import sys, time, webapp.cli as c;"
+            "c.Progress.__init__.__defaults__ = ('', None, 0.0, 0.0, time.monotonic);"
             "sys.exit(c.main(['analyse', '--pegs', '4', '--colors', '4', '--json']))",
         ],
         capture_output=True,
@@ -118,7 +168,7 @@ def test_json_keeps_progress_off_stdout():
     )
     assert result.returncode == 0
     json.loads(result.stdout)
-    assert "[" in result.stderr and "left" in result.stderr
+    assert "secrets (" in result.stderr and "\r" not in result.stderr
 
 
 def test_optimal_command(tmp_path):

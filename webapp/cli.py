@@ -12,9 +12,11 @@ import argparse
 import json
 import sys
 import time
+from typing import Any
 
-from .engine import PRESETS, GameSize, MastermindError, analyse, best_guess
+from .engine import PRESETS, GameSize, MastermindError, Strategy, analyse, best_guess
 from .engine.codes import parse_history
+from .engine.optimal import set_key
 from .engine.tables import feedback_table
 from .engine.tree import check_analysable
 
@@ -37,33 +39,72 @@ class Parser(argparse.ArgumentParser):
 
 
 class Progress:
-    """A progress bar with the time left, on stderr, once work has taken more
-    than ``delay`` seconds."""
+    """Progress of long work on stderr. On a terminal, a bar (tqdm) that
+    appears once the work has taken ``delay`` seconds; anywhere else (a log
+    file, a pipe) a plain line every ``every`` seconds, so that a captured
+    stderr holds a few readable lines rather than a stream of carriage
+    returns. Called as ``progress(done, total, **figures)``; ``total`` may be
+    None when it is not known. ``clock`` is for tests."""
 
-    def __init__(self, label: str, stream=None, delay: float = 1.0, width: int = 30):
-        self.label, self.stream, self.delay, self.width = label, stream or sys.stderr, delay, width
-        self.started = time.perf_counter()
-        self.last = 0.0
-        self.shown = False
+    def __init__(
+        self,
+        label: str,
+        unit: str = "",
+        stream=None,
+        delay: float = 1.0,
+        every: float = 5.0,
+        clock=time.monotonic,
+    ):
+        self.label, self.unit, self.delay, self.every, self.clock = label, unit, delay, every, clock
+        self.stream = stream or sys.stderr
+        self.started = clock()
+        self.last = self.started
+        self.lines = 0
+        self.bar: Any = None
+        self.terminal = bool(getattr(self.stream, "isatty", lambda: False)())
 
-    def __call__(self, done: int, total: int) -> None:
-        now = time.perf_counter()
-        elapsed = now - self.started
-        if elapsed < self.delay or (now - self.last < 0.2 and done < total):
+    def __call__(self, done: int, total: int | None, **figures) -> None:
+        if self.terminal:
+            self._bar(done, total, figures)
+            return
+        now = self.clock()
+        if now - self.started < self.delay or now - self.last < self.every:
             return
         self.last = now
-        fraction = done / total if total else 1.0
-        left = elapsed * (1 - fraction) / fraction if fraction > 0 else float("nan")
-        filled = int(self.width * fraction)
-        bar = "#" * filled + "-" * (self.width - filled)
-        self.stream.write(f"\r{self.label} [{bar}] {fraction:6.1%}  {elapsed:5.1f}s elapsed, ~{left:5.1f}s left ")
+        self.stream.write(self.line(done, total, figures, now - self.started) + "\n")
         self.stream.flush()
-        self.shown = True
+        self.lines += 1
+
+    def line(self, done: int, total: int | None, figures: dict, seconds: float) -> str:
+        """One plain progress line: ``label: done of total unit (share), figures, time``."""
+        unit = f" {self.unit}" if self.unit else ""
+        parts = [f"{done:,} of {total:,}{unit} ({done / total:.0%})" if total else f"{done:,}{unit}"]
+        parts += [f"{key.replace('_', ' ')} {value:,}" for key, value in figures.items()]
+        return f"{self.label}: " + ", ".join(parts) + f", {seconds:.0f} s"
+
+    def _bar(self, done: int, total: int | None, figures: dict) -> None:
+        if self.bar is None:
+            from tqdm import tqdm
+
+            self.bar = tqdm(
+                total=total,
+                desc=self.label,
+                unit=f" {self.unit}" if self.unit else "it",
+                file=self.stream,
+                delay=self.delay,
+                leave=True,
+                dynamic_ncols=True,
+                unit_scale=False,
+            )
+        if total is not None and self.bar.total != total:
+            self.bar.total = total
+        if figures:
+            self.bar.set_postfix({k.replace("_", " "): f"{v:,}" for k, v in figures.items()}, refresh=False)
+        self.bar.update(done - self.bar.n)
 
     def close(self) -> None:
-        if self.shown:
-            self.stream.write("\n")
-            self.stream.flush()
+        if self.bar is not None:
+            self.bar.close()
 
 
 # Named sizes: ``--preset bulls-and-cows`` stands for its size options.
@@ -120,12 +161,12 @@ def cmd_analyse(args, out) -> None:
     size = size_from(args)
     names = strategy_names(args.strategy)
     check_analysable(size)
-    progress = Progress(f"feedback table {size.label()}")
+    progress = Progress(f"feedback table {size.label()}", "rows")
     feedback_table(size, progress=progress)
     progress.close()
     summaries, worst = [], []
     for name in names:
-        progress = Progress(f"{name:>11} {size.label()}")
+        progress = Progress(f"{name:>11} {size.label()}", "secrets")
         try:
             result = analyse(name, size, seed=args.seed, progress=progress)
         except MastermindError as exc:
@@ -194,39 +235,23 @@ def cmd_line(args, out) -> None:
         out.write(f"{number:3}  {row.guess}  {row.reply.key}  {row.remaining:>6,} left\n")
 
 
-def search_progress(stream=None, delay: float = 1.0):
-    """Progress of an exact search: nodes searched so far and time spent."""
-    stream = stream or sys.stderr
-    shown = []
-
-    def report(stats, seconds):
-        if seconds < delay:
-            return
-        stream.write(f"\rsearching: {int(stats[0]):,} nodes, {int(stats[2]):,} guesses expanded, {seconds:5.1f}s ")
-        stream.flush()
-        shown.append(True)
-
-    def close():
-        if shown:
-            stream.write("\n")
-            stream.flush()
-
-    return report, close
+def search_progress(stream=None, **options) -> Progress:
+    """Progress of an exact search: nodes searched so far (no total is known)."""
+    return Progress("searching", "nodes", stream, **options)
 
 
 def cmd_optimal(args, out) -> None:
-    from .engine import Strategy
     from .engine.optimal import STATS, OptimalSolver, tree_document
 
     size = size_from(args)
     if args.max_guesses is not None and not 1 <= args.max_guesses <= 30:
         raise UsageError("--max-guesses must be from 1 to 30")
     solver = OptimalSolver(size, args.max_guesses, args.candidates_only)
-    report, close = search_progress()
+    progress = search_progress()
     started = time.perf_counter()
-    total = solver.total(progress=report)
+    total = solver.total(progress=lambda stats, _seconds: progress(int(stats[0]), None, guesses_expanded=int(stats[2])))
     seconds = time.perf_counter() - started
-    close()
+    progress.close()
     name = (
         "optimal"
         + (f" (max {args.max_guesses})" if args.max_guesses else "")
@@ -288,6 +313,61 @@ def cmd_optimal(args, out) -> None:
     out.write("Search: " + ", ".join(f"{k} {v:,}" for k, v in stats.items()) + "\n")
 
 
+def cmd_improve(args, out) -> None:
+    from pathlib import Path
+
+    from .engine.improve import Improver
+
+    size = size_from(args)
+    check_analysable(size)
+    if args.small < 2 or args.width < 1:
+        raise UsageError("--small must be at least 2 and --width at least 1")
+    progress = Progress("improving", "codes placed", every=args.every)
+    improver = Improver(
+        size,
+        small=args.small,
+        width=args.width,
+        checkpoint=Path(args.checkpoint) if args.checkpoint else None,
+        report=lambda placed, codes, current, _seconds: progress(placed, codes, current_total=current),
+    )
+    started = time.perf_counter()
+    total = improver.run()
+    seconds = time.perf_counter() - started
+    progress.close()
+    document = improver.document(total)
+    # The tree must realise the total: replay it against every secret.
+    from .engine.optimal import decode_tree
+
+    choices = decode_tree(size, document["guesses"])
+    strategy = Strategy(
+        "best",
+        "Searched tree.",
+        "this project",
+        chooser=lambda _size, cands, _played, _depth: int(cands[0]) if cands.shape[0] <= 2 else choices[set_key(cands)],
+    )
+    result = analyse(strategy, size, table=improver.table)
+    if result.total != total:
+        raise MastermindError(f"internal error: tree total {result.total} differs from {total}")
+    document["max"] = result.max
+    document["histogram"] = {str(k): v for k, v in result.histogram.items()}
+    if args.data:
+        with open(args.data, "w") as fh:
+            json.dump(document, fh, separators=(",", ":"))
+            fh.write("\n")
+    if args.tree:
+        with open(args.tree, "w") as fh:
+            json.dump(result.export(), fh)
+    summary = result.summary()
+    summary["seconds"] = round(seconds, 1)
+    summary["method"] = document["method"]
+    if args.json:
+        json.dump([summary], out, indent=2)
+        out.write("\n")
+        return
+    out.write(f"{size.label()}: improved tree, searched in {seconds:.0f}s\n\n")
+    out.write(format_table([summary]) + "\n")
+
+
 def build_parser() -> Parser:
     parser = Parser(prog="mastermind", description="Mastermind strategies from the command line.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
@@ -329,6 +409,23 @@ def build_parser() -> Parser:
     optimal_p.add_argument("--out", metavar="FILE", help="write the tree as JSON (like analyse --tree)")
     optimal_p.add_argument("--data", metavar="FILE", help="write the compact tree the app ships")
     optimal_p.set_defaults(run=cmd_optimal)
+
+    improve_p = sub.add_parser(
+        "improve", help="search a better tree than any heuristic (an entropy rollout, exact endgames)"
+    )
+    size_arguments(improve_p)
+    improve_p.add_argument(
+        "--small", type=int, default=20, metavar="N", help="solve positions of at most N codes exactly (default 20)"
+    )
+    improve_p.add_argument(
+        "--width", type=int, default=6, metavar="K", help="guesses weighed at each larger position (default 6)"
+    )
+    improve_p.add_argument("--checkpoint", metavar="FILE", help="keep what is learned here; a later run continues")
+    improve_p.add_argument("--data", metavar="FILE", help="write the compact tree the app ships")
+    improve_p.add_argument("--tree", metavar="FILE", help="write the tree as JSON (like analyse --tree)")
+    improve_p.add_argument("--every", type=float, default=5.0, help=argparse.SUPPRESS)
+    improve_p.add_argument("--json", action="store_true", help="print JSON")
+    improve_p.set_defaults(run=cmd_improve)
     return parser
 
 

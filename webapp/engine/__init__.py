@@ -2,7 +2,7 @@
 loops. Nothing here imports Flask, so it serves notebooks and the command
 line as well as the web app."""
 
-from . import optimal  # noqa: F401  (registers the optimal presets)
+from . import best, optimal  # noqa: F401  (register the optimal presets and best)
 from .codes import (
     Code,
     CodeError,

@@ -43,7 +43,7 @@ import numpy as np
 from cachetools import LRUCache
 
 from .codes import JSON, Array, GameSize, SizeError, code_digits, guess_indices, secret_indices
-from .strategies import Strategy, StrategyError, colors_mask, pool_of, register
+from .strategies import Strategy, StrategyError, pool_of, register
 from .tables import feedback_table
 
 # The search's three transposition tables: numba dictionaries (int64 to int64).
@@ -109,17 +109,21 @@ class OptimalSolver:
     """Exact optimal totals and choices for one game size.
 
     ``max_guesses`` bounds the depth (optimal worst case); ``candidates_only``
-    restricts guesses to codes still possible.
+    restricts guesses to codes still possible. ``offline`` takes boards too
+    large to search whole, for a computation that solves positions within
+    them and can afford the whole matrix (1 GiB at 5 × 8; see ``improve``).
     """
 
-    def __init__(self, size: GameSize, max_guesses: int | None = None, candidates_only: bool = False):
-        if not searchable(size):
+    def __init__(
+        self, size: GameSize, max_guesses: int | None = None, candidates_only: bool = False, *, offline: bool = False
+    ):
+        if not (offline or searchable(size)):
             raise search_refusal(size)
         self.size = size
         self.max_guesses = max_guesses
         self.candidates_only = candidates_only
-        self.table = feedback_table(size, MAX_MATRIX_CODES**2)
-        self.matrix = self.matrix_of(size)
+        self.table = feedback_table(size, size.n_codes**2 if offline else MAX_MATRIX_CODES**2)
+        self.matrix: Array = self.matrix_of(size, offline)
         pegs, colors = size.pegs, size.colors
         self.replies = (pegs + 1) * (pegs + 2) // 2 - 1
         self.slots = (pegs + 1) ** 2
@@ -130,7 +134,8 @@ class OptimalSolver:
         self.pools = np.zeros((masks, int(self.pool_lens.max())), dtype=np.int64)
         for mask, pool in enumerate(pools):
             self.pools[mask, : len(pool)] = pool
-        self.colmask = np.array([colors_mask(size, i) for i in range(size.n_codes)], dtype=np.int64)
+        self.digits = np.ascontiguousarray(code_digits(pegs, colors), dtype=np.int64)
+        self.colmask = np.bitwise_or.reduce(np.left_shift(1, self.digits), axis=1)
         self.zobrist = (
             np.random.default_rng(20261122).integers(0, 2**63, size=size.n_codes, dtype=np.int64).astype(np.uint64)
         )
@@ -138,7 +143,6 @@ class OptimalSolver:
         self.exact, self.lower, self.choice = _tables()
         self.stats = np.zeros(len(STATS), dtype=np.int64)
         self.thread_stats: list[np.ndarray] = []
-        self.digits = np.ascontiguousarray(code_digits(pegs, colors), dtype=np.int64)
         # Symmetries of the whole game (every position permutation; colours
         # are free until played), and the trivial group for a lone position.
         perms = np.array(list(itertools.permutations(range(pegs))), dtype=np.int64)
@@ -147,9 +151,10 @@ class OptimalSolver:
         self.secrets = secret_indices(size).astype(np.int64)
 
     @staticmethod
-    def matrix_of(size: GameSize) -> Array:
+    def matrix_of(size: GameSize, offline: bool = False) -> Array:
         """The whole feedback matrix of ``size``, which the exact search reads."""
-        matrix = feedback_table(size, MAX_MATRIX_CODES**2 if searchable(size) else 0).matrix
+        limit = size.n_codes**2 if offline else MAX_MATRIX_CODES**2 if searchable(size) else 0
+        matrix = feedback_table(size, limit).matrix
         if matrix is None:  # kept for every size this search takes
             raise search_refusal(size)
         return matrix

@@ -114,8 +114,8 @@ def section(size: GameSize, secret: Code, guesses: list[Code], limit: int) -> Se
 
 
 def classroom_links(size: GameSize, review: dict) -> list[str]:
-    """The classroom at each reviewed move's position (optimal play's view)."""
-    strategy = "optimal" if get_strategy("optimal").available(size) else "knuth"
+    """The classroom at each reviewed move's position (optimal play's view, or the best known)."""
+    strategy = next(name for name in ("optimal", "best", "knuth") if get_strategy(name).available(size))
     history: list[tuple[Code, Feedback]] = []
     out: list[str] = []
     for move in review["moves"]:

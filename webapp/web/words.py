@@ -392,6 +392,10 @@ STRATEGY_DESCRIPTIONS = {
     ),
     "optimal": lazy_gettext("The exact optimum: fewest guesses in total over every secret."),
     "optimal-5": lazy_gettext("Fewest guesses in total among strategies that never need more than 5."),
+    "best": lazy_gettext(
+        "The best strategy known here: the exact optimum where it is known; on Super Mastermind, a tree "
+        "searched by this project (an entropy rollout with exact endgames)."
+    ),
     "best-candidate": lazy_gettext(
         "Among the codes still possible only, the one whose largest class is smallest; ties to the first in "
         "ascending order."
@@ -403,6 +407,7 @@ REFERENCES = {
     "minimax-lex": lazy_gettext("a refinement of Knuth's rule"),
     "minimax-avg": lazy_gettext("a Brain Breaker solver"),
     "best-candidate": lazy_gettext('the classic "show the optimal game" line'),
+    "best": lazy_gettext("this project (mastermind improve)"),
 }
 
 

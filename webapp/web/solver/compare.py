@@ -74,7 +74,7 @@ def quick(params: dict) -> bool:
         return False
     return all(
         shipped(size, limit) or on_demand(size, QUICK_SEARCH_CODES)
-        for limit, name in ((None, "optimal"), (5, "optimal-5"))
+        for limit, name in ((None, "optimal"), (5, "optimal-5"), (None, "best"))
         if PRESETS[name].available(size)
     )
 

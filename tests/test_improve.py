@@ -1,0 +1,121 @@
+"""The improved strategy: the search that finds it (`mastermind improve`),
+its checkpoint, and the Super Mastermind tree the app ships as ``best``."""
+
+import json
+
+import numpy as np
+import pytest
+
+from webapp.cli import main
+from webapp.engine import GameSize, MastermindError, analyse
+from webapp.engine.best import data_name, searched, searched_document
+from webapp.engine.improve import Improver
+from webapp.engine.optimal import DATA, OptimalSolver, decode_tree, set_key
+from webapp.engine.strategies import Strategy
+from webapp.engine.tree import Node
+
+CLASSIC = GameSize(4, 6)
+SUPER = GameSize(5, 8)
+
+
+def replayed(size: GameSize, guesses: list[int]):
+    """Play a compact tree against every secret."""
+    choices = decode_tree(size, guesses)
+    strategy = Strategy(
+        "tree",
+        "A stored tree.",
+        "test",
+        chooser=lambda _s, cands, _p, _d: int(cands[0]) if cands.shape[0] <= 2 else choices[set_key(cands)],
+    )
+    return analyse(strategy, size)
+
+
+def leaves_are_secrets(node: Node, solved: int) -> bool:
+    """Every leaf of the tree is reached by the winning reply to its own code."""
+    for reply, child in node.children.items():
+        if isinstance(child, Node):
+            if reply == solved or not leaves_are_secrets(child, solved):
+                return False
+        elif reply != solved or child != node.guess:
+            return False
+    return True
+
+
+def test_the_improved_tree_lies_between_the_optimum_and_its_base():
+    improver = Improver(CLASSIC, small=8, width=3)
+    total = improver.run()
+    base = improver.base(np.arange(CLASSIC.n_codes), 0)
+    entropy = analyse("entropy", CLASSIC).total
+    optimum = OptimalSolver(CLASSIC).total()
+    assert optimum <= total <= base <= entropy
+    assert total < entropy  # the rollout finds something here
+    assert improver.current == total  # the running figure ends at the total
+    assert replayed(CLASSIC, improver.guesses()).total == total
+
+
+def test_more_width_and_larger_endgames_never_lose():
+    narrow = Improver(CLASSIC, small=6, width=1).run()
+    wide = Improver(CLASSIC, small=6, width=4).run()
+    assert wide <= narrow
+
+
+class Stop(Exception):
+    pass
+
+
+def test_an_interrupted_search_continues_from_its_checkpoint(tmp_path):
+    whole = Improver(CLASSIC, small=8, width=3)
+    expected = whole.run()
+    path = tmp_path / "improve.txt"
+
+    def interrupt(placed, codes, current, seconds):
+        if placed >= codes // 2:
+            raise Stop
+
+    first = Improver(CLASSIC, small=8, width=3, checkpoint=path, report=interrupt)
+    first.memory.every = 0  # save every finished position
+    with pytest.raises(Stop):
+        first.run()
+    kept = path.read_text().splitlines()
+    assert kept[0] == "# 4x6 small=8 width=3 base=entropy"
+    assert any(line.startswith("c ") for line in kept) and any(line.startswith("b ") for line in kept)
+
+    again = Improver(CLASSIC, small=8, width=3, checkpoint=path)
+    assert again.run() == expected
+    assert again.guesses() == whole.guesses()
+    # A finished checkpoint answers without any search.
+    third = Improver(CLASSIC, small=8, width=3, checkpoint=path)
+    assert third.run() == expected and int(third.solver.stats[0]) == 0
+
+
+def test_a_checkpoint_of_other_settings_is_refused(tmp_path):
+    path = tmp_path / "improve.txt"
+    Improver(CLASSIC, small=8, width=2, checkpoint=path).run()
+    with pytest.raises(MastermindError, match="other settings"):
+        Improver(CLASSIC, small=9, width=2, checkpoint=path)
+
+
+def test_improve_command(tmp_path, capsys):
+    data = tmp_path / "best.json"
+    status = main(
+        ["improve", "--pegs", "3", "--colors", "4", "--small", "4", "--width", "2", "--json", "--data", str(data)]
+    )
+    assert status == 0
+    (summary,) = json.loads(capsys.readouterr().out)
+    document = json.loads(data.read_text())
+    assert summary["total"] == document["total"] == replayed(GameSize(3, 4), document["guesses"]).total
+    assert summary["method"] == {"base": "entropy", "small": 4, "width": 2}
+    assert main(["improve", "--pegs", "3", "--colors", "4", "--small", "1"]) == 2
+
+
+def test_the_shipped_super_mastermind_tree():
+    """Replayed against all 32,768 secrets: its total, its worst case, and
+    every leaf the secret."""
+    assert searched(SUPER) and (DATA / data_name(SUPER)).exists()
+    document = searched_document(SUPER)
+    result = analyse("best", SUPER)
+    assert result.strategy.name == "best"
+    assert result.total == document["total"] < 179_000
+    assert result.depths.min() >= 1 and result.depths.shape[0] == SUPER.n_codes
+    assert leaves_are_secrets(result.root, SUPER.solved)
+    assert result.max == document["max"]

@@ -1,0 +1,277 @@
+"""A strategy better than any one-step rule, for boards too large to solve
+exactly (Super Mastermind's 32,768 codes): a rollout over a heuristic, with
+every small position solved exactly.
+
+The *base* policy plays the entropy rule, except that a position with at most
+``small`` codes is played optimally (the exact search of ``optimal``). Its
+total from any position is computed by building its subtree.
+
+The *improved* policy, at each position with more than ``small`` codes,
+scores the ``width`` guesses of highest entropy (the base's own choice among
+them) by what they would cost if the base policy played on: the codes of the
+position plus the base totals of the classes each guess leaves. It plays the
+cheapest, then does the same in every class. Since the base's choice is
+always among those scored, no position ends up worse than the base would
+play it, and the improved tree's total is at most the base's (the rollout
+algorithm of Bertsekas, Tsitsiklis and Wu, 1997).
+
+What is learned is kept in a checkpoint file, one line per fact: the base
+total of a position (``b``) and a finished position's guess and improved
+total (``c``), each under a digest of the position's codes. A later run with
+the same file continues where the last one stopped.
+
+This is an offline computation: the exact search reads the whole feedback
+matrix (1 GiB at 5 × 8). The app reads the resulting tree (``best``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from .codes import JSON, Array, GameSize, MastermindError, secret_indices
+from .optimal import UNBOUNDED, OptimalSolver
+from .strategies import choose, get_strategy, negative_entropy, pool_of
+from .tables import compiled
+
+# Guesses left, as the exact search counts them, for every position solved
+# here: there is no limit, and one key per position lets solved positions be
+# found again whatever the depth they are met at.
+DEPTH_LEFT = UNBOUNDED - 2
+BASE = "entropy"
+
+# progress(codes placed, codes, current total, seconds)
+Report = Callable[[int, int, int, float], None]
+
+
+def digest(cands: Array) -> str:
+    """A short name for a set of codes, for the checkpoint file."""
+    return hashlib.blake2b(np.ascontiguousarray(cands, dtype=np.int64).tobytes(), digest_size=12).hexdigest()
+
+
+class Checkpoint:
+    """The facts a search has learned, appended to a text file as they come
+    and read back when a search starts again."""
+
+    def __init__(self, path: Path | None, settings: str, every: float = 10.0):
+        self.path, self.every = path, every
+        self.base: dict[str, int] = {}
+        self.done: dict[str, tuple[int, int]] = {}
+        self.pending: list[str] = [f"# {settings}"]
+        self.saved = time.monotonic()
+        if path is not None and path.exists():
+            lines = path.read_text().splitlines()
+            if lines and lines[0] != f"# {settings}":
+                raise MastermindError(
+                    f"The checkpoint {path} was made with other settings ({lines[0][2:]}); "
+                    "use another file, or the same settings."
+                )
+            self.pending = []
+            for line in lines[1:]:
+                kind, key, *values = line.split()
+                if kind == "b":
+                    self.base[key] = int(values[0])
+                elif kind == "c":
+                    self.done[key] = (int(values[0]), int(values[1]))
+
+    def learn_base(self, key: str, total: int) -> None:
+        self.base[key] = total
+        self.pending.append(f"b {key} {total}")
+
+    def learn_done(self, key: str, guess: int, total: int) -> None:
+        self.done[key] = (guess, total)
+        self.pending.append(f"c {key} {guess} {total}")
+        if time.monotonic() - self.saved >= self.every:
+            self.save()
+
+    def save(self) -> None:
+        """Append what was learned since the last save."""
+        if self.path is not None and self.pending:
+            with self.path.open("a") as fh:
+                fh.write("\n".join(self.pending) + "\n")
+        self.pending = []
+        self.saved = time.monotonic()
+
+
+class Improver:
+    """The improved policy for one board (see the module's docstring)."""
+
+    def __init__(
+        self,
+        size: GameSize,
+        small: int = 20,
+        width: int = 6,
+        checkpoint: Path | None = None,
+        report: Report | None = None,
+    ):
+        self.size, self.small, self.width = size, small, width
+        self.solver = OptimalSolver(size, offline=True)
+        self.table = self.solver.table
+        self.base_strategy = get_strategy(BASE)
+        self.kernels = compiled(size.n_codes**2)
+        self.memory = Checkpoint(checkpoint, f"{size.pegs}x{size.colors} small={small} width={width} base={BASE}")
+        self.report = report
+        self.placed = 0
+        self.current = 0
+        self.started = time.perf_counter()
+        self.last_report = 0.0
+
+    # --- the pieces -------------------------------------------------------------------------
+
+    def classes(self, guess: int, cands: Array) -> list[Array]:
+        """The codes of each reply to ``guess`` but the winning one, by ascending reply."""
+        members, values, starts = self.table.split(guess, cands)
+        return [
+            members[a:b]
+            for v, a, b in zip(values.tolist(), starts[:-1].tolist(), starts[1:].tolist())
+            if v != self.size.solved
+        ]
+
+    def exact(self, cands: Array, played: int) -> int:
+        """The optimal total of a small position."""
+        return int(self.solver._run(np.ascontiguousarray(cands, dtype=np.int64), played, DEPTH_LEFT))
+
+    def exact_choice(self, cands: Array, played: int) -> int:
+        """An optimal guess for a small position."""
+        from .search_kernels import position_key, table_get
+
+        self.exact(cands, played)
+        key = int(position_key(np.ascontiguousarray(cands, dtype=np.int64), self.solver.zobrist, DEPTH_LEFT))
+        return int(table_get(self.solver.choice, key))
+
+    def base_choice(self, cands: Array, played: int) -> int:
+        return int(
+            choose(self.base_strategy, self.table, cands, pool_of(self.size, played), size=self.size, played=played)
+        )
+
+    def next_played(self, played: int, guess: int) -> int:
+        return played | int(self.solver.colmask[guess])
+
+    def base(self, cands: Array, played: int) -> int:
+        """The base policy's total over ``cands``."""
+        n = int(cands.shape[0])
+        if n <= 2:
+            return 2 * n - 1
+        key = digest(cands)
+        known = self.memory.base.get(key)
+        if known is not None:
+            return known
+        if n <= self.small:
+            total = self.exact(cands, played)
+        else:
+            guess = self.base_choice(cands, played)
+            after = self.next_played(played, guess)
+            total = n + sum(self.base(c, after) for c in self.classes(guess, cands))
+        self.memory.learn_base(key, total)
+        return total
+
+    def contenders(self, cands: Array, played: int) -> list[int]:
+        """The ``width`` guesses of highest entropy (ties to codes still
+        possible, then ascending), and the base's own choice."""
+        pool = pool_of(self.size, played)
+        if self.kernels is not None:
+            pool = self.kernels.without_dead_variants(self.table.digits, pool, cands, self.table.colors)
+        counts = self.table.class_counts(pool, cands)
+        score = negative_entropy(counts, cands.shape[0])
+        is_candidate = np.isin(pool, cands, assume_unique=True)
+        order = np.lexsort((~is_candidate, np.round(score, 9)))[: self.width]
+        guesses = [int(pool[i]) for i in order]
+        own = self.base_choice(cands, played)
+        return guesses if own in guesses else [own, *guesses]
+
+    # --- the search -------------------------------------------------------------------------
+
+    def improved(self, cands: Array, played: int) -> int:
+        """The improved policy's total over ``cands``; the current total
+        (``self.current``) moves from the base's figure to the improved one."""
+        n = int(cands.shape[0])
+        if n <= self.small:
+            total = self.base(cands, played)
+            self.placed += n
+            self._tell()
+            return total
+        key = digest(cands)
+        if key in self.memory.done:
+            _, total = self.memory.done[key]
+            self.current += total - self.base(cands, played)
+            self.placed += n
+            self._tell()
+            return total
+        scored = []
+        for guess in self.contenders(cands, played):
+            after = self.next_played(played, guess)
+            scored.append((n + sum(self.base(c, after) for c in self.classes(guess, cands)), guess))
+        estimate, guess = min(scored)
+        self.current += estimate - self.base(cands, played)
+        after = self.next_played(played, guess)
+        total = n + sum(self.improved(c, after) for c in self.classes(guess, cands))
+        self.memory.learn_done(key, guess, int(total))
+        return total
+
+    def run(self) -> int:
+        """The improved total over every secret (continuing a checkpoint)."""
+        secrets = secret_indices(self.size).astype(np.int64)
+        self.placed = 0
+        self.current = self.base(secrets, 0)
+        try:
+            total = self.improved(secrets, 0)
+        finally:
+            self.memory.save()
+        self._tell(force=True)
+        return total
+
+    def _tell(self, force: bool = False) -> None:
+        now = time.perf_counter()
+        if self.report is not None and (force or now - self.last_report >= 0.2):
+            self.last_report = now
+            self.report(self.placed, self.size.n_codes, self.current, now - self.started)
+
+    # --- the tree ---------------------------------------------------------------------------
+
+    def guesses(self) -> list[int]:
+        """The improved tree in the compact preorder form of the shipped
+        trees (after :meth:`run`)."""
+        out: list[int] = []
+
+        def visit(cands: Array, played: int) -> None:
+            n = cands.shape[0]
+            if n <= 2:
+                return
+            guess = self.exact_choice(cands, played) if n <= self.small else self.memory.done[digest(cands)][0]
+            out.append(guess)
+            after = self.next_played(played, guess)
+            for members in self.classes(guess, cands):
+                visit(members, after)
+
+        visit(secret_indices(self.size).astype(np.int64), 0)
+        return out
+
+    def document(self, total: int) -> JSON:
+        """What a shipped data file of the ``best`` strategy holds."""
+        size = self.size
+        return {
+            "about": "Mastermind decision tree found by `mastermind improve`: the guesses of every node "
+            "with three or more codes, in preorder, children by ascending reply (black, then white); "
+            "codes are indices in ascending order (11111 is 0). Generated, do not edit. Regenerate with: "
+            + improve_command(size, self.small, self.width),
+            "pegs": size.pegs,
+            "colors": size.colors,
+            "distinct": size.distinct,
+            "max_guesses": None,
+            "method": {"base": BASE, "small": self.small, "width": self.width},
+            "total": total,
+            "guesses": self.guesses(),
+        }
+
+
+def improve_command(size: GameSize, small: int, width: int) -> str:
+    from .best import data_name
+
+    return (
+        f"mastermind improve --pegs {size.pegs} --colors {size.colors} --small {small} --width {width} "
+        f"--checkpoint improve-{size.pegs}x{size.colors}.txt --data webapp/engine/data/{data_name(size)}"
+    )
