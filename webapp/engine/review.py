@@ -17,8 +17,12 @@ most :data:`EXACT_POSITION_CODES` codes on boards the optimal search takes,
 positions the shipped optimal trees contain (V, and E of the tree's own
 guess), and positions with at most :data:`SMALL_EXACT_CODES` codes on any
 board (a branch and bound of its own, over every code as a guess).
-Elsewhere E and V are **estimates**, labelled as such: one guess ahead,
-each class counted at the counting lower bound (:func:`estimate`).
+On Super Mastermind, where no optimum is known, a position on the searched
+tree of the ``best`` strategy is measured against that tree (``known``):
+V is the tree's total, and E of another guess is that guess followed by the
+best strategy (:data:`KNOWN_METHOD`). Elsewhere E and V are **estimates**,
+labelled as such: one guess ahead, each class counted at the counting lower
+bound (:func:`estimate`).
 
 The engine states facts; the web layer words them. Nothing here imports
 Flask or the store: a caller that keeps results passes ``memo``.
@@ -75,6 +79,11 @@ ESTIMATE_METHOD = (
     "strategy could need for it (the counting bound), so the figures are lower than "
     "optimal play's and only compare guesses with one another"
 )
+KNOWN_METHOD = (
+    "the best strategy known: V is the searched tree's total for the position, and E of another guess is "
+    "that guess followed by the tree where the game stays on it and by the entropy rule elsewhere; both are "
+    "totals a player can reach, not the optimum"
+)
 
 
 def rating(loss: float, best: bool) -> str:
@@ -102,6 +111,8 @@ class MoveReview:
     best_guess: Code
     luck: int | None
     exact: bool
+    # Figures from the best strategy known (a searched tree), not estimates.
+    known: bool = False
 
     @property
     def expected(self) -> float:
@@ -136,6 +147,7 @@ class MoveReview:
             "rating": self.rating,
             "luck": self.luck,
             "exact": self.exact,
+            "known": self.known,
         }
 
     @classmethod
@@ -150,6 +162,7 @@ class MoveReview:
             Code.parse(data["best_guess"], size),
             data["luck"],
             data["exact"],
+            data.get("known", False),
         )
 
     def stored(self) -> JSON:
@@ -167,6 +180,12 @@ class Review:
     @property
     def exact(self) -> bool:
         return all(m.exact for m in self.moves)
+
+    @property
+    def method(self) -> str | None:
+        """How the figures that are not exact were had (None when all are)."""
+        kinds = [KNOWN_METHOD if m.known else ESTIMATE_METHOD for m in self.moves if not m.exact]
+        return "; ".join(dict.fromkeys(kinds)) or None
 
     @property
     def skill(self) -> int:
@@ -196,7 +215,7 @@ class Review:
     def json(self) -> JSON:
         return {
             "exact": self.exact,
-            "method": None if self.exact else ESTIMATE_METHOD,
+            "method": self.method,
             "skill": self.skill,
             "luck": self.luck,
             "guesses": len(self.moves),
@@ -211,14 +230,9 @@ class Review:
 # --- exact values -----------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=8)
-def tree_totals(size: GameSize) -> dict[bytes, tuple[int, int]] | None:
-    """Candidate set → (optimal total, the tree's guess) for every node of the
-    shipped optimal tree of ``size`` (its subtrees are optimal for their own
-    positions, or the whole would not be), or None without one."""
-    choices = shipped_choices(size, None)
-    if choices is None:
-        return None
+def subtree_totals(size: GameSize, choices: dict[bytes, int]) -> dict[bytes, tuple[int, int]]:
+    """Candidate set → (the tree's total, its guess) for every node of a
+    stored tree (``choices``: candidate set → guess)."""
     table = feedback_table(size)
     totals: dict[bytes, tuple[int, int]] = {}
 
@@ -234,6 +248,24 @@ def tree_totals(size: GameSize) -> dict[bytes, tuple[int, int]] | None:
 
     visit(secret_indices(size).astype(np.int64))
     return totals
+
+
+@lru_cache(maxsize=8)
+def tree_totals(size: GameSize) -> dict[bytes, tuple[int, int]] | None:
+    """Candidate set → (optimal total, the tree's guess) for every node of the
+    shipped optimal tree of ``size`` (its subtrees are optimal for their own
+    positions, or the whole would not be), or None without one."""
+    choices = shipped_choices(size, None)
+    return None if choices is None else subtree_totals(size, choices)
+
+
+@lru_cache(maxsize=4)
+def searched_totals(size: GameSize) -> dict[bytes, tuple[int, int]] | None:
+    """The same for the searched tree of the ``best`` strategy (Super
+    Mastermind), whose totals are reachable but not known to be optimal."""
+    from .best import searched, searched_choices
+
+    return subtree_totals(size, searched_choices(size)) if searched(size) else None
 
 
 class SmallSolver:
@@ -295,7 +327,9 @@ class Values:
         self.size = size
         self.solver = shared_solver(size, None) if size.n_codes <= MAX_OPTIMAL_CODES else None
         self.tree = tree_totals(size)
+        self.known = searched_totals(size)
         self.small = SmallSolver(size)
+        self.followed: dict[bytes, int] = {}  # totals of positions played by the best strategy
 
     def group(self, history: History) -> Array | None:
         """The symmetries that fix every guess of ``history`` (for the search)."""
@@ -358,6 +392,37 @@ class Values:
             if running >= bound:
                 return running
         return running
+
+    def known_of_guess(self, guess: int, cands: Array, played: int) -> int:
+        """n × E of ``guess`` when the best strategy plays on after it: the
+        searched tree where the position is on it, the entropy rule elsewhere."""
+        n = int(cands.shape[0])
+        table = feedback_table(self.size)
+        played_next = played | colors_mask(self.size, guess)
+        return n + sum(
+            self.followed_total(c, played_next) for c in _classes(table.row(guess, cands), cands, self.size.solved)
+        )
+
+    def followed_total(self, cands: Array, played: int) -> int:
+        """The total of the best strategy from this position."""
+        from .strategies import choose, get_strategy
+
+        n = int(cands.shape[0])
+        if n <= 2:
+            return 2 * n - 1
+        key = set_key(cands)
+        if self.known is not None and (hit := self.known.get(key)) is not None:
+            return hit[0]
+        if key not in self.followed:
+            table = feedback_table(self.size)
+            guess = choose(
+                get_strategy("entropy"), table, cands, pool_of(self.size, played), size=self.size, played=played
+            )
+            played_next = played | colors_mask(self.size, guess)
+            self.followed[key] = n + sum(
+                self.followed_total(c, played_next) for c in _classes(table.row(guess, cands), cands, self.size.solved)
+            )
+        return self.followed[key]
 
 
 # --- estimates --------------------------------------------------------------------------------
@@ -438,6 +503,23 @@ def review_move(
             best_guess = g  # the player's own guess is as good, and as likely to be the secret
         return MoveReview(
             depth, guess, reply, n, float(mine), float(best_total), Code.from_index(best_guess, size), luck, True
+        )
+    known = values.known.get(set_key(cands)) if values.known is not None else None
+    if known is not None:
+        total, tree_guess = known
+        mine = total if g == tree_guess else values.known_of_guess(g, cands, played)
+        best_guess = g if mine < total else tree_guess
+        return MoveReview(
+            depth,
+            guess,
+            reply,
+            n,
+            float(mine),
+            float(min(total, mine)),
+            Code.from_index(best_guess, size),
+            luck,
+            False,
+            known=True,
         )
     mine_est, best_est, best_guess = estimate(size, cands, played, g)
     return MoveReview(

@@ -347,7 +347,7 @@ SCHEMAS = {
             "exact": {"type": "boolean", "description": "Whether every figure is exact (else some are estimates)."},
             "method": {
                 "type": ["string", "null"],
-                "description": "How the estimated moves were estimated (null when exact).",
+                "description": "How the moves that are not exact were measured (null when all are).",
             },
             "skill": whole(0, 100, "100 less a hundred times the guesses lost per move on average."),
             "luck": {
@@ -399,6 +399,11 @@ SCHEMAS = {
                             "codes each leaves, weighted by their chances (100: none leaves fewer).",
                         },
                         "exact": {"type": "boolean"},
+                        "known": {
+                            "type": "boolean",
+                            "description": "Whether the figures come from the best strategy known (Super "
+                            "Mastermind's searched tree) rather than an estimate.",
+                        },
                     },
                     "required": [
                         "move",
@@ -412,6 +417,7 @@ SCHEMAS = {
                         "rating",
                         "luck",
                         "exact",
+                        "known",
                     ],
                     "additionalProperties": False,
                 },

@@ -151,6 +151,15 @@ def rating_name(key: str) -> str:
     return str(RATING_NAMES.get(key, key))
 
 
+def known_words() -> str:
+    """How a review measures a move against the best strategy known (a searched tree)."""
+    return gettext(
+        "V is the total of the searched tree from the position, and E of another guess is that guess "
+        "followed by the tree where the game stays on it and by the entropy rule elsewhere; both are totals "
+        "a player can reach, not the optimum"
+    )
+
+
 def estimate_words() -> str:
     """How a review estimates where it cannot be exact (the engine's method)."""
     return gettext(
