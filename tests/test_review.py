@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from webapp import jobs, store
-from webapp.engine import Code, Feedback, GameSize, candidates, feedback, get_strategy
+from webapp.engine import Code, Feedback, GameSize, best_guess, candidates, feedback, get_strategy
+from webapp.engine.best import searched_document
 from webapp.engine.codes import secret_indices
 from webapp.engine.lines import play_against
 from webapp.engine.optimal import OptimalSolver
@@ -107,16 +108,29 @@ def test_the_small_search_agrees_with_the_optimal_search(data):
     assert small == OptimalSolver(size)._run(picked, played, 99)
 
 
-def test_large_boards_are_estimated_and_say_so():
+def test_super_mastermind_is_measured_against_the_best_known_tree():
     size = GameSize(5, 8)
-    code = Code.parse("11223", size)
-    move = review_move(size, (), code, feedback(code, Code.parse("12345", size)))
-    assert not move.exact and move.candidates == 32768
-    assert move.best_expected <= move.expected
-    # Few codes left on the same board: exact.
     secret = Code.parse("12345", size)
-    history = play_against(get_strategy("entropy"), size, secret)
-    moves = review_game(size, history)
+    values = Values(size)
+    on_tree = play_against(get_strategy("best"), size, secret)
+    moves = review_game(size, on_tree)
+    # The searched tree's own guesses are best by its measure: known, not exact, not estimates.
+    assert all(m.rating == "best" for m in moves)
+    assert moves[0].known and not moves[0].exact
+    assert moves[0].best_total == searched_document(size)["total"]
+    # A guess off the tree at move 2 loses against it.
+    other = Code.parse("45678", size)
+    assert other != on_tree[1][0]
+    move = review_move(size, on_tree[:1], other, feedback(other, secret), values)
+    assert move.known and move.expected > move.best_expected and move.best_guess == on_tree[1][0]
+    # Once off the tree, large positions are estimated and say so; few codes left: exact.
+    history = [*on_tree[:1], (other, feedback(other, secret))]
+    while history[-1][0] != secret:
+        guess = best_guess("entropy", size, tuple(history)).guess
+        history.append((guess, feedback(guess, secret)))
+    moves = review_game(size, tuple(history))
+    assert moves[1].known
+    assert not moves[2].known and not moves[2].exact and moves[2].candidates > 30
     assert moves[-1].exact and moves[-1].candidates <= 30
 
 
