@@ -56,7 +56,14 @@ JOBS = [
         2,
         False,
     ),
-    ("optimal 4×7", ["optimal", "--pegs", "4", "--colors", "7"], ["-r", "p4c7r", "-s", "optimal"], 1, True),
+    (
+        "tree 5×8 best (the shipped searched tree)",
+        ["analyse", "--pegs", "5", "--colors", "8", "--strategy", "best"],
+        None,
+        2,
+        False,
+    ),
+    ("optimal 4×7", ["optimal", "--pegs", "4", "--colors", "7"], ["-r", "p4c7r", "-s", "optimal"], 3, True),
     (
         "tree Bulls and Cows minimax-lex (peer: minmax)",
         ["analyse", "--preset", "bulls-and-cows", "--strategy", "minimax-lex"],

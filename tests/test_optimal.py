@@ -158,13 +158,49 @@ def test_optimal_unavailable_for_large_sizes():
 
 def test_shared_solver_memory_is_bounded():
     from webapp.engine.optimal import OptimalSolver
+    from webapp.engine.search_kernels import table_size
 
     solver = OptimalSolver(GameSize(3, 4))
     total = solver.total()
-    assert len(solver.exact) + len(solver.lower) > 10
+    assert table_size(solver.table_t) > 10
     solver.bound_memory(entries=10)
-    assert len(solver.exact) + len(solver.lower) + len(solver.choice) == 0
+    assert table_size(solver.table_t) == 0
     assert solver.total() == total  # it only forgets; answers are the same
+
+
+@pytest.mark.parametrize("size", [GameSize(3, 4), GameSize(4, 4), GameSize(3, 5), GameSize(4, 6, True)])
+@pytest.mark.parametrize("rows", [1, 8, 64])
+def test_a_table_too_small_forgets_but_never_changes_an_answer(size, rows):
+    """With a few rows, positions keep overwriting one another: every total
+    and every tree must still be the optimum's."""
+    from webapp.engine.optimal import OptimalSolver, encode_tree
+    from webapp.engine.search_kernels import new_table
+
+    roomy = OptimalSolver(size)
+    total = roomy.total()
+    cramped = OptimalSolver(size)
+    cramped.table_t = new_table(rows)
+    assert cramped.total() == total
+    tree = encode_tree(cramped)
+    assert decode_total(size, tree) == total
+
+
+def decode_total(size, guesses):
+    """The total of a compact tree, replayed over every secret."""
+    from webapp.engine.codes import secret_indices
+    from webapp.engine.optimal import _classes, decode_tree, set_key
+    from webapp.engine.tables import feedback_table
+
+    choices, table = decode_tree(size, guesses), feedback_table(size)
+
+    def total(cands):
+        n = cands.shape[0]
+        if n <= 2:
+            return 2 * n - 1
+        guess = choices[set_key(cands)]
+        return n + sum(total(c) for c in _classes(table.row(guess, cands), cands, size.solved))
+
+    return total(secret_indices(size).astype(np.int64))
 
 
 @pytest.mark.parametrize("size, limit", [(GameSize(4, 5), None), (GameSize(3, 8), None), (GameSize(4, 5), 5)])

@@ -141,7 +141,7 @@ class Improver:
 
         self.exact(cands, played)
         key = int(position_key(np.ascontiguousarray(cands, dtype=np.int64), self.solver.zobrist, DEPTH_LEFT))
-        return int(table_get(self.solver.choice, key))
+        return int(table_get(self.solver.table_t, key))
 
     def base_choice(self, cands: Array, played: int) -> int:
         return int(

@@ -46,8 +46,8 @@ from .codes import JSON, Array, GameSize, SizeError, code_digits, guess_indices,
 from .strategies import Strategy, StrategyError, pool_of, register
 from .tables import feedback_table
 
-# The search's three transposition tables: numba dictionaries (int64 to int64).
-Tables = tuple[Any, Any, Any]
+# The search's transposition table (``search_kernels.new_table``).
+Table = Any
 
 INF = 1 << 40
 UNBOUNDED = 99  # guesses left when no limit is set
@@ -98,11 +98,21 @@ def search_workers() -> int:
     return max(1, int(os.environ.get("NUMBA_NUM_THREADS") or os.cpu_count() or 1))
 
 
-def _tables() -> Tables:
-    """The search's three transposition tables (numba dictionaries, int64 → int64)."""
+def table_rows(size: GameSize) -> int:
+    """Rows of a solver's transposition table (32 bytes each; the system
+    gives the memory as rows are first written): more for larger boards,
+    whose searches meet more positions."""
+    if size.n_codes <= 1296:
+        return 1 << 18
+    if size.n_codes <= MAX_OPTIMAL_CODES:
+        return 1 << 21
+    return 1 << 23
+
+
+def _table(size: GameSize) -> Table:
     from .search_kernels import new_table
 
-    return new_table(), new_table(), new_table()
+    return new_table(table_rows(size))
 
 
 class OptimalSolver:
@@ -140,7 +150,7 @@ class OptimalSolver:
             np.random.default_rng(20261122).integers(0, 2**63, size=size.n_codes, dtype=np.int64).astype(np.uint64)
         )
         self.lbtab, self.cap = bounds_tables(size.n_codes, self.replies - 1)
-        self.exact, self.lower, self.choice = _tables()
+        self.table_t = _table(size)
         self.stats = np.zeros(len(STATS), dtype=np.int64)
         self.thread_stats: list[np.ndarray] = []
         # Symmetries of the whole game (every position permutation; colours
@@ -160,12 +170,13 @@ class OptimalSolver:
         return matrix
 
     def bound_memory(self, entries: int = MAX_TABLE_ENTRIES) -> None:
-        """Forget the positions solved so far once the tables hold more than
-        ``entries`` of them: a long-lived process does not grow without bound."""
+        """Forget the positions solved so far once the table holds more than
+        ``entries`` of them (the table never grows: this only frees the
+        memory of a long-lived process that has touched much of it)."""
         from .search_kernels import table_size
 
-        if table_size(self.exact) + table_size(self.lower) + table_size(self.choice) > entries:
-            self.exact, self.lower, self.choice = _tables()
+        if table_size(self.table_t) > entries:
+            self.table_t = _table(self.size)
 
     def depth_left(self, depth: int) -> int:
         """Guesses still allowed at a node whose guess is number ``depth``
@@ -175,7 +186,7 @@ class OptimalSolver:
         return limit - depth + 1
 
     def _search(
-        self, cands: Array, played: int, depth_left: int, bound: int, group: Array, tables: Tables, stats: Array
+        self, cands: Array, played: int, depth_left: int, bound: int, group: Array, table: Table, stats: Array
     ) -> int:
         """The compiled search from one position, with the given tables and counters."""
         from .search_kernels import solve
@@ -199,9 +210,7 @@ class OptimalSolver:
                 self.candidates_only,
                 self.size.distinct_guesses,
                 (1 << self.size.colors) - 1,
-                tables[0],
-                tables[1],
-                tables[2],
+                table,
                 stats,
                 self.digits,
                 group,
@@ -217,7 +226,7 @@ class OptimalSolver:
             depth_left,
             bound,
             self.no_symmetry if group is None else group,
-            (self.exact, self.lower, self.choice),
+            self.table_t,
             self.stats,
         )
 
@@ -277,14 +286,7 @@ class OptimalSolver:
         and the choices are the one-thread search's."""
         from concurrent.futures import ThreadPoolExecutor
 
-        from .search_kernels import (
-            bounds_by_classes,
-            child_group,
-            copy_table,
-            merge_tables,
-            new_table,
-            pool_without_dead_variants,
-        )
+        from .search_kernels import bounds_by_classes, child_group, merge_tables, pool_without_dead_variants
 
         F, n = self.matrix, cands.shape[0]
         if depth_left <= 1 or n > self.cap[depth_left]:
@@ -315,19 +317,17 @@ class OptimalSolver:
             return INF
         self.thread_stats = []
 
-        def threads_tables(
-            seed: Tables | None,
-        ) -> tuple[Callable[[], tuple[Tables, Array]], list[Tables]]:
-            """Each thread's own tables (new, or copies of ``seed``), made on first use."""
+        def threads_tables(seed: Table | None) -> tuple[Callable[[], tuple[Table, Array]], list[Table]]:
+            """Each thread's own table (new, or a copy of ``seed``), made on first use."""
             local, made = threading.local(), []
 
-            def tables() -> tuple[Tables, Array]:
-                if not hasattr(local, "tables"):
-                    local.tables = tuple(copy_table(t) for t in seed) if seed else tuple(new_table() for _ in range(3))
+            def tables() -> tuple[Table, Array]:
+                if not hasattr(local, "table"):
+                    local.table = seed.copy() if seed is not None else _table(self.size)
                     local.stats = np.zeros(len(STATS), dtype=np.int64)
-                    made.append(local.tables)
+                    made.append(local.table)
                     self.thread_stats.append(local.stats)
-                return local.tables, local.stats
+                return local.table, local.stats
 
             return tables, made
 
@@ -349,13 +349,13 @@ class OptimalSolver:
                     classes,
                 )
             )
-        for made_tables in made:
-            merge_tables(self.exact, self.lower, self.choice, *made_tables)
+        for made_table in made:
+            merge_tables(self.table_t, made_table)
         best = int(bounds[order[0]]) + sum(v - int(self.lbtab[len(sub)]) for sub, v in zip(classes, values))
         best_guess = first
 
         # Every other guess, at once, each against the best known.
-        tables, made = threads_tables((self.exact, self.lower, self.choice))
+        tables, made = threads_tables(self.table_t)
 
         def attempt(i: int, against: int) -> int:
             guess = int(pool[i])
@@ -381,15 +381,15 @@ class OptimalSolver:
         for i, value in zip(rest, results):
             if value < best:
                 best, best_guess = value, int(pool[i])
-        for made_tables in made:
-            merge_tables(self.exact, self.lower, self.choice, *made_tables)
+        for made_table in made:
+            merge_tables(self.table_t, made_table)
         self.stats += sum(self.thread_stats)
         self.thread_stats = []
         if best < INF:
             from .search_kernels import position_key, store_exact
 
             key = int(position_key(np.ascontiguousarray(cands, dtype=np.int64), self.zobrist, depth_left))
-            store_exact(self.exact, self.choice, key, best, best_guess)
+            store_exact(self.table_t, key, best, best_guess)
         return best
 
     def choose(self, cands: np.ndarray, played: int, depth: int) -> int:
@@ -404,7 +404,7 @@ class OptimalSolver:
         key = int(position_key(np.ascontiguousarray(cands, dtype=np.int64), self.zobrist, depth_left))
         from .search_kernels import table_get
 
-        return int(table_get(self.choice, key))
+        return int(table_get(self.table_t, key))
 
 
 def bounds_tables(n_codes: int, branching: int) -> tuple[Array, Array]:

@@ -365,7 +365,7 @@ class Values:
             depth_left = solver.depth_left(depth)
             total = solver._run(cands, played, depth_left, group=group)
             key = int(position_key(np.ascontiguousarray(cands, dtype=np.int64), solver.zobrist, depth_left))
-            guess = int(table_get(solver.choice, key))
+            guess = int(table_get(solver.table_t, key))
             solver.bound_memory()
         return int(total), guess
 

@@ -7,15 +7,24 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit, types
-from numba.typed import Dict
+from numba import njit
 
 Array = npt.NDArray[Any]
-# A numba typed dictionary (int64 to int64), and the small tables of ``tables.small_tables``.
-Table = Any
+# The transposition table (see ``new_table``), and the small tables of ``tables.small_tables``.
+Table = npt.NDArray[np.int64]
 SmallTables = tuple[Array, ...]
 
 INF = 1 << 40
+
+# The transposition table is a plain array of rows (key, exact total, lower
+# bound, guess), open addressing with linear probing: a key's row is one of
+# PROBES rows from its home row (key modulo the row count). Key 0 marks an
+# empty row (position_key never returns 0). When all PROBES rows hold other
+# positions, the home row is overwritten: the table forgets, it never fills,
+# and the search stays exact (a forgotten position is searched again). No
+# exact total is -1, no lower bound 0, no guess -1.
+KEY, EXACT, LOWER, GUESS = 0, 1, 2, 3
+PROBES = 8
 
 
 @njit(cache=True, nogil=True)
@@ -125,7 +134,46 @@ def position_key(cands: Array, zobrist: Array, depth_left: int) -> np.int64:
     h = np.uint64(depth_left) * np.uint64(0x9E3779B97F4A7C15)
     for c in cands:
         h ^= zobrist[c]
+    if h == 0:  # 0 marks an empty row of the table
+        h = np.uint64(1)
     return np.int64(h)
+
+
+@njit(cache=True, nogil=True)
+def find_row(table: Table, key: Any) -> int:
+    """The row holding ``key``, or -1."""
+    mask = table.shape[0] - 1
+    i = key & mask
+    for _ in range(PROBES):
+        held = table[i, KEY]
+        if held == key:
+            return int(i)
+        if held == 0:
+            return -1
+        i = (i + 1) & mask
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def claim_row(table: Table, key: Any) -> int:
+    """The row for ``key``: its own, an empty one, or its home row emptied for it."""
+    mask = table.shape[0] - 1
+    home = key & mask
+    i = home
+    for _ in range(PROBES):
+        held = table[i, KEY]
+        if held == key:
+            return int(i)
+        if held == 0:
+            break
+        i = (i + 1) & mask
+    else:
+        i = home
+    table[i, KEY] = key
+    table[i, EXACT] = -1
+    table[i, LOWER] = 0
+    table[i, GUESS] = -1
+    return int(i)
 
 
 @njit(cache=True, nogil=True)
@@ -244,9 +292,7 @@ def solve(
     candidates_only: bool,
     distinct_guesses: bool,
     all_colors: int,
-    exact: Table,
-    lower: Table,
-    choice: Table,
+    table: Table,
     stats: Array,
     digits: Array,
     group: Array,
@@ -271,21 +317,23 @@ def solve(
     if lbtab[n] >= bound:
         return int(lbtab[n])
     key = position_key(cands, zobrist, depth_left)
-    if key in exact:
-        stats[3] += 1
-        return int(exact[key])
-    known = lower.get(key, 0)
-    if known >= bound:
-        stats[3] += 1
-        return int(known)
+    row = find_row(table, key)
+    known = 0
+    if row >= 0:
+        if table[row, EXACT] >= 0:
+            stats[3] += 1
+            return int(table[row, EXACT])
+        known = table[row, LOWER]
+        if known >= bound:
+            stats[3] += 1
+            return int(known)
 
     seen = np.zeros(slots, np.int64)
     if n <= replies:
         for i in range(n):
             if _perfect(F[cands[i]], cands, seen, i + 1):
                 stats[4] += 1
-                exact[key] = 2 * n - 1
-                choice[key] = cands[i]
+                store_exact(table, key, 2 * n - 1, cands[i])
                 return int(2 * n - 1)
     if candidates_only:
         pool = cands
@@ -300,8 +348,7 @@ def solve(
         for i in range(m):
             if _perfect(F[pool[i]], cands, seen, n + 1 + i):
                 stats[4] += 1
-                exact[key] = 2 * n
-                choice[key] = pool[i]
+                store_exact(table, key, 2 * n, pool[i])
                 return int(2 * n)
     if n <= replies and depth_left >= 3:
         # No guess splits everything, so the total is at least 2n; a candidate
@@ -310,8 +357,7 @@ def solve(
         for i in range(n):
             if _one_pair(F[cands[i]], cands, seen, slots):
                 stats[4] += 1
-                exact[key] = 2 * n
-                choice[key] = cands[i]
+                store_exact(table, key, 2 * n, cands[i])
                 return int(2 * n)
 
     counts = np.zeros(slots, np.int64)
@@ -324,8 +370,7 @@ def solve(
             g = cands[j] if j < n else pool[j - n]
             if _pairs_total(F[g], cands, counts, slots, solved) == target:
                 stats[4] += 1
-                exact[key] = target
-                choice[key] = g
+                store_exact(table, key, target, g)
                 return int(target)
         stats[1] += n + m
 
@@ -410,9 +455,7 @@ def solve(
                 candidates_only,
                 distinct_guesses,
                 all_colors,
-                exact,
-                lower,
-                choice,
+                table,
                 stats,
                 digits,
                 next_group,
@@ -424,58 +467,50 @@ def solve(
             best = running
             best_guess = g
     if best_guess >= 0 and best < bound:
-        exact[key] = best
-        choice[key] = best_guess
+        store_exact(table, key, best, best_guess)
     else:
-        lower[key] = max(known, bound)
+        row = claim_row(table, key)
+        if table[row, LOWER] < bound:
+            table[row, LOWER] = bound
     return best
 
 
-# The transposition tables are numba dictionaries. Made and read here, in
-# compiled (and cached) code: touching them from Python would compile numba's
-# dictionary methods anew in every process, about 0.8 s.
+@njit(cache=True, nogil=True)
+def store_exact(table: Table, key: Any, value: int, guess: int) -> None:
+    row = claim_row(table, key)
+    table[row, EXACT] = value
+    table[row, GUESS] = guess
 
 
-@njit(cache=True)
-def new_table() -> Table:
-    return Dict.empty(types.int64, types.int64)
+@njit(cache=True, nogil=True)
+def table_get(table: Table, key: Any) -> int:
+    """The guess stored for ``key`` (-1 if the table has forgotten it)."""
+    row = find_row(table, key)
+    return -1 if row < 0 else int(table[row, GUESS])
 
 
-@njit(cache=True)
-def table_size(table: Table) -> int:
-    return len(table)
-
-
-@njit(cache=True)
-def table_get(table: Table, key: int) -> int:
-    return int(table[key])
-
-
-@njit(cache=True)
-def merge_tables(exact: Table, lower: Table, choice: Table, exact_in: Table, lower_in: Table, choice_in: Table) -> None:
-    """Add another thread's solved positions to these tables (a lower bound
+@njit(cache=True, nogil=True)
+def merge_tables(table: Table, other: Table) -> None:
+    """Add another thread's solved positions to this table (a lower bound
     kept is the larger of the two)."""
-    for key, value in exact_in.items():
-        exact[key] = value
-    for key, value in choice_in.items():
-        choice[key] = value
-    for key, value in lower_in.items():
-        if key in lower:
-            if value > lower[key]:
-                lower[key] = value
-        else:
-            lower[key] = value
+    for i in range(other.shape[0]):
+        key = other[i, KEY]
+        if key == 0:
+            continue
+        row = claim_row(table, key)
+        if other[i, EXACT] >= 0:
+            table[row, EXACT] = other[i, EXACT]
+            table[row, GUESS] = other[i, GUESS]
+        if other[i, LOWER] > table[row, LOWER]:
+            table[row, LOWER] = other[i, LOWER]
 
 
-@njit(cache=True)
-def store_exact(exact: Table, choice: Table, key: int, value: int, guess: int) -> None:
-    exact[key] = value
-    choice[key] = guess
+def new_table(rows: int) -> Table:
+    """An empty table of ``rows`` rows (a power of two); the memory is taken
+    from the system as rows are first written."""
+    return np.zeros((rows, 4), dtype=np.int64)
 
 
-@njit(cache=True)
-def copy_table(table: Table) -> Table:
-    out = Dict.empty(types.int64, types.int64)
-    for key, value in table.items():
-        out[key] = value
-    return out
+def table_size(table: Table) -> int:
+    """How many positions the table holds."""
+    return int(np.count_nonzero(table[:, KEY]))

@@ -31,7 +31,7 @@ from .kernels import (
     without_dead_variants,
 )
 from .optimal import OptimalSolver
-from .search_kernels import child_group, copy_table, merge_tables, new_table, store_exact
+from .search_kernels import child_group, merge_tables, new_table, store_exact, table_get
 from .strategies import guess_pool
 from .tables import small_tables, use_compiled
 
@@ -81,9 +81,10 @@ def warm_up() -> None:
         solver.total()
         # What the two-thread whole-game search calls from Python.
         child_group(solver.all_symmetries, solver.digits, 0, 0)
-        table = new_table()
-        merge_tables(table, table, table, copy_table(table), table, table)
-        store_exact(table, table, 0, 0, 0)
+        table = new_table(8)
+        store_exact(table, 1, 1, 0)
+        merge_tables(table, table.copy())
+        table_get(table, 1)
         use_compiled()
         _warm.set()
 
