@@ -459,22 +459,25 @@ def choose(
         return int(cands[0])
     if strategy.candidates_only:
         pool = cands
-    if strategy.perfect_split_wins:
+    if strategy.perfect_split_wins and strategy.prefer_candidates and n <= table.replies:
         # A guess that gives every candidate its own reply beats any other;
         # among such guesses the tie-breaks pick a candidate, then the first.
-        if strategy.prefer_candidates:
-            first = table.first_perfect_split(cands, cands)
-            if first >= 0:
-                return int(cands[first])
+        first = table.first_perfect_split(cands, cands)
+        if first >= 0:
+            return int(cands[first])
+    scored = pool.shape[0] * n  # what the budget counts (the pool before reduction)
+    kernels = compiled(scored)
+    if kernels is not None and not strategy.candidates_only:
+        # Guesses that differ only in colours no candidate has score alike:
+        # only the first of them (the one the tie-breaks would take) is
+        # scored. The first to split the candidates perfectly is never
+        # dropped either: a smaller twin would split them alike.
+        pool = kernels.without_dead_variants(table.digits, pool, cands, table.colors)
+    if strategy.perfect_split_wins:
         first = table.first_perfect_split(pool, cands)
         if first >= 0:
             return int(pool[first])
-    budget.spend(pool.shape[0] * n, TooSlow("guess-too-slow", codes=n, guesses=pool.shape[0]))
-    kernels = compiled(pool.shape[0] * n)
-    if kernels is not None and not strategy.candidates_only:
-        # Guesses that differ only in colours no candidate has score alike:
-        # only the first of them (the one the tie-breaks would take) is scored.
-        pool = kernels.without_dead_variants(table.digits, pool, cands, table.colors)
+    budget.spend(scored, TooSlow("guess-too-slow", codes=n, guesses=scored // n))
     counts = table.class_counts(pool, cands)
     is_candidate = np.isin(pool, cands, assume_unique=True)
     return int(pool[_select(strategy, counts, n, is_candidate)])

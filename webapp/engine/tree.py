@@ -131,8 +131,19 @@ def analyse(
     solved = size.solved
     placed = 0
 
+    # Every strategy guesses the only code left, and a strategy without a
+    # chooser or randomness the first of two (it splits them perfectly).
+    first_of_two = (
+        strategy.chooser is None
+        and not strategy.random
+        and (strategy.first_candidate_at >= 2 or (strategy.perfect_split_wins and strategy.prefer_candidates))
+    )
+
     def grow(cands: np.ndarray, depth: int, played: int) -> Node:
         nonlocal placed
+        n = cands.shape[0]
+        if n == 1 or (n == 2 and first_of_two):
+            return last_codes(cands, depth)
         pool = pool_of(size, played)
         guess = choose(strategy, table, cands, pool, rng, size=size, played=played, depth=depth)
         node = Node(guess)
@@ -145,6 +156,23 @@ def analyse(
                 placed += 1
             else:
                 node.children[int(reply)] = grow(members[start:stop], depth + 1, played_next)
+        if progress:
+            progress(placed, secrets.shape[0])
+        return node
+
+    def last_codes(cands: np.ndarray, depth: int) -> Node:
+        """One code left, or two and the first guessed: no scoring needed."""
+        nonlocal placed
+        first = int(cands[0])
+        children: dict[int, Node | int] = {solved: first}
+        depths[position[first]] = depth
+        placed += 1
+        if cands.shape[0] == 2:
+            second = int(cands[1])
+            children[int(table.row(first, cands[1:])[0])] = Node(second, {solved: second})
+            depths[position[second]] = depth + 1
+            placed += 1
+        node = Node(first, dict(sorted(children.items())))  # by ascending reply, as split gives them
         if progress:
             progress(placed, secrets.shape[0])
         return node
