@@ -105,8 +105,8 @@ def table_rows(size: GameSize) -> int:
     if size.n_codes <= 1296:
         return 1 << 18
     if size.n_codes <= MAX_OPTIMAL_CODES:
-        return 1 << 21
-    return 1 << 23
+        return 1 << 20
+    return 1 << 22
 
 
 def _table(size: GameSize) -> Table:
