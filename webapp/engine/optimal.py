@@ -82,7 +82,8 @@ def search_refusal(size: GameSize) -> SizeError:
 # this many codes (the classic game from scratch takes a few seconds).
 ON_DEMAND_CODES = 1296
 DATA = Path(__file__).with_name("data")
-# A shared solver keeps at most this many remembered positions (about 100 MB).
+# A shared solver's table is emptied (its memory given back) once it holds
+# more than this many positions; its size (``table_rows``) bounds it anyway.
 MAX_TABLE_ENTRIES = 1_000_000
 
 
@@ -537,9 +538,9 @@ def shipped_choices(size: GameSize, max_guesses: int | None) -> dict[bytes, int]
     return decode_tree(size, document["guesses"])
 
 
-# Solvers kept per process, the least recently used let go first: each keeps
-# up to MAX_TABLE_ENTRIES solved positions (bound_memory), so a process holds
-# at most this many times that.
+# Solvers kept per process, the least recently used let go first: each holds
+# a table of ``table_rows`` rows (at most 32 MiB for the boards the app
+# searches), so a process holds at most this many of them.
 SOLVERS_KEPT = 8
 _solvers: LRUCache[tuple[GameSize, int | None], OptimalSolver] = LRUCache(maxsize=SOLVERS_KEPT)
 _solvers_lock = threading.Lock()
