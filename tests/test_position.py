@@ -172,3 +172,16 @@ def test_history_round_trip_and_errors():
     )
     assert parse_history([], SIZE) == []
     assert Feedback.parse("3,1", GameSize(5, 8)) == Feedback(3, 1)
+
+
+def test_best_on_super_mastermind_says_where_its_guess_comes_from():
+    size, best = GameSize(5, 8), get_strategy("best")
+    on_tree = describe(best, size)
+    assert on_tree.why.kind == "searched-tree"
+    secret = Code.parse("12345", size)
+    played = [Code.parse(g, size) for g in ("11223", "45678", "13451")]  # the second leaves the tree
+    left = describe(best, size, [(g, feedback(g, secret)) for g in played])
+    assert left.why.kind == "off-tree"
+    # Where an optimum is known, best reads the optimal tree.
+    assert describe(best, GameSize()).why.kind == "tree"
+    assert "no optimum is known" in words(on_tree) and "entropy rule" in words(left)

@@ -79,6 +79,13 @@ def best_quick(size: GameSize, cands: np.ndarray) -> bool:
     return n <= 2 or set_key(cands) in searched_choices(size) or n * size.n_codes <= QUICK_PAIRS
 
 
+def best_source(size: GameSize, cands: np.ndarray) -> str:
+    """Where ``best``'s guess comes from (see ``Strategy.source``)."""
+    if not searched(size):
+        return "tree"
+    return "searched-tree" if cands.shape[0] <= 2 or set_key(cands) in searched_choices(size) else "off-tree"
+
+
 register(
     Strategy(
         "best",
@@ -88,5 +95,6 @@ register(
         chooser=best_chooser,
         available=best_available,
         quick=best_quick,
+        source=best_source,
     )
 )

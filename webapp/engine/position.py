@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .codes import JSON, Code, Feedback, GameSize, History, guess_indices
+from .codes import JSON, Array, Code, Feedback, GameSize, History, guess_indices
 from .strategies import (
     MAX_PAIRS,
     Budget,
@@ -52,6 +52,8 @@ class Why:
     """The facts behind a position's guess, free of any language (the web
     layer words them): ``kind`` is ``solved`` (``guess`` found in ``n``
     guesses), ``one-left``, ``tree`` (read off the exact optimal tree),
+    ``searched-tree`` (read off a tree searched by ``mastermind improve``),
+    ``off-tree`` (a game that left that tree: the entropy rule plays),
     ``first-candidate`` (a strategy that guesses the first of few codes),
     ``random``, ``first-in-order``, or ``scored``: ``guess`` scores best
     (``score``), tied with ``ties - 1`` others of the ``scored`` guesses of
@@ -133,12 +135,13 @@ class Position:
         return data
 
 
-def unscored_reason(strategy: Strategy, n: int, guess: Code) -> Why:
+def unscored_reason(strategy: Strategy, size: GameSize, cands: Array, guess: Code) -> Why:
     """Why a strategy that compares no scores here chose ``guess``."""
+    n = int(cands.shape[0])
     if n == 1:
         kind = "one-left"
     elif strategy.chooser is not None:
-        kind = "tree"
+        kind = strategy.source(size, cands)
     elif n <= strategy.first_candidate_at:
         kind = "first-candidate"
     elif strategy.random:
@@ -218,7 +221,9 @@ def describe(
     if top == 0:  # only the choice is wanted (the tree view)
         return Position(size, strategy, history, cands, suggestion, Why("none"))
     if not strategy.criteria or n <= strategy.first_candidate_at or strategy.chooser is not None:
-        return Position(size, strategy, history, cands, suggestion, unscored_reason(strategy, n, suggestion.guess))
+        return Position(
+            size, strategy, history, cands, suggestion, unscored_reason(strategy, size, cands, suggestion.guess)
+        )
 
     chosen = suggestion.guess.index(size)
     played = played_mask(size, history)

@@ -120,6 +120,21 @@ class Strategy:
     available: Callable[[GameSize], bool] = lambda size: True
     # Whether choosing from candidate set ``cands`` is quick (no long search).
     quick: Callable[[GameSize, np.ndarray], bool] = lambda size, cands: True
+    # Where a chooser's guess for ``cands`` comes from, for the explanation:
+    # ``tree`` (the exact optimum), ``searched-tree`` or ``off-tree``.
+    source: Callable[[GameSize, np.ndarray], str] = lambda size, cands: "tree"
+
+    @property
+    def first_of_two(self) -> bool:
+        """Whether, with two codes left, :func:`choose` always guesses the
+        first: no chooser and no chance, and either the first candidate is
+        taken outright or a candidate that splits the codes perfectly (the
+        first always does) wins."""
+        return (
+            self.chooser is None
+            and not self.random
+            and (self.first_candidate_at >= 2 or (self.perfect_split_wins and self.prefer_candidates))
+        )
 
     def score(self, counts_row: Array, n: int) -> JSON:
         """The named values this strategy compares, for one guess."""

@@ -75,6 +75,21 @@ def why_words(why: Why) -> str:
             guess=why.guess,
             n=n,
         )
+    if why.kind == "searched-tree":
+        return gettext(
+            "%(strategy)s reads its guess from the tree this project searched for this board, the best one "
+            "known (no optimum is known here): with %(n)s codes still possible, it plays %(guess)s.",
+            strategy=why.strategy,
+            guess=why.guess,
+            n=n,
+        )
+    if why.kind == "off-tree":
+        return gettext(
+            "This game has left the searched tree of %(strategy)s, so %(strategy)s plays the entropy rule "
+            "here: %(guess)s.",
+            strategy=why.strategy,
+            guess=why.guess,
+        )
     if why.kind == "first-candidate":
         return gettext(
             "With %(n)s codes left, %(strategy)s guesses the first of them, %(guess)s.",
