@@ -10,7 +10,7 @@ from webapp.cli import main
 from webapp.engine import GameSize, MastermindError, analyse
 from webapp.engine.best import data_name, searched, searched_document
 from webapp.engine.improve import Improver
-from webapp.engine.optimal import DATA, OptimalSolver, decode_tree, set_key
+from webapp.engine.optimal import DATA, OptimalSolver, decode_tree, tree_chooser
 from webapp.engine.strategies import Strategy
 from webapp.engine.tree import Node
 
@@ -20,14 +20,7 @@ SUPER = GameSize(5, 8)
 
 def replayed(size: GameSize, guesses: list[int]):
     """Play a compact tree against every secret."""
-    choices = decode_tree(size, guesses)
-    strategy = Strategy(
-        "tree",
-        "A stored tree.",
-        "test",
-        chooser=lambda _s, cands, _p, _d: int(cands[0]) if cands.shape[0] <= 2 else choices[set_key(cands)],
-    )
-    return analyse(strategy, size)
+    return analyse(Strategy("tree", "A stored tree.", "test", chooser=tree_chooser(decode_tree(size, guesses))), size)
 
 
 def leaves_are_secrets(node: Node, solved: int) -> bool:

@@ -16,7 +16,6 @@ from typing import Any
 
 from .engine import PRESETS, GameSize, MastermindError, Strategy, analyse, best_guess
 from .engine.codes import parse_history
-from .engine.optimal import set_key
 from .engine.tables import feedback_table
 from .engine.tree import check_analysable
 
@@ -240,6 +239,15 @@ def search_progress(stream=None, **options) -> Progress:
     return Progress("searching", "nodes", stream, **options)
 
 
+def write_summary(out, as_json: bool, summary: dict, title: str, after: str = "") -> None:
+    """A searched tree's figures: JSON, or a title, the table and ``after``."""
+    if as_json:
+        json.dump([summary], out, indent=2)
+        out.write("\n")
+        return
+    out.write(f"{title}\n\n{format_table([summary])}\n{after}")
+
+
 def cmd_optimal(args, out) -> None:
     from .engine.optimal import STATS, OptimalSolver, tree_document
 
@@ -304,13 +312,13 @@ def cmd_optimal(args, out) -> None:
         with open(args.data, "w") as fh:
             json.dump(tree_document(solver, total), fh, separators=(",", ":"))
             fh.write("\n")
-    if args.json:
-        json.dump([summary], out, indent=2)
-        out.write("\n")
-        return
-    out.write(f"{size.label()}: {name}, searched in {seconds:.2f}s\n\n")
-    out.write(format_table([summary]) + "\n\n")
-    out.write("Search: " + ", ".join(f"{k} {v:,}" for k, v in stats.items()) + "\n")
+    write_summary(
+        out,
+        args.json,
+        summary,
+        f"{size.label()}: {name}, searched in {seconds:.2f}s",
+        "\nSearch: " + ", ".join(f"{k} {v:,}" for k, v in stats.items()) + "\n",
+    )
 
 
 def cmd_improve(args, out) -> None:
@@ -336,14 +344,10 @@ def cmd_improve(args, out) -> None:
     progress.close()
     document = improver.document(total)
     # The tree must realise the total: replay it against every secret.
-    from .engine.optimal import decode_tree
+    from .engine.optimal import decode_tree, tree_chooser
 
-    choices = decode_tree(size, document["guesses"])
     strategy = Strategy(
-        "best",
-        "Searched tree.",
-        "this project",
-        chooser=lambda _size, cands, _played, _depth: int(cands[0]) if cands.shape[0] <= 2 else choices[set_key(cands)],
+        "best", "Searched tree.", "this project", chooser=tree_chooser(decode_tree(size, document["guesses"]))
     )
     result = analyse(strategy, size, table=improver.table)
     if result.total != total:
@@ -360,12 +364,7 @@ def cmd_improve(args, out) -> None:
     summary = result.summary()
     summary["seconds"] = round(seconds, 1)
     summary["method"] = document["method"]
-    if args.json:
-        json.dump([summary], out, indent=2)
-        out.write("\n")
-        return
-    out.write(f"{size.label()}: improved tree, searched in {seconds:.0f}s\n\n")
-    out.write(format_table([summary]) + "\n")
+    write_summary(out, args.json, summary, f"{size.label()}: improved tree, searched in {seconds:.0f}s")
 
 
 def build_parser() -> Parser:

@@ -113,6 +113,7 @@ class Improver:
         self.table = self.solver.table
         self.base_strategy = get_strategy(BASE)
         self.kernels = compiled(size.n_codes**2)
+        self.base_guesses: dict[str, int] = {}
         self.memory = Checkpoint(checkpoint, f"{size.pegs}x{size.colors} small={small} width={width} base={BASE}")
         self.report = report
         self.placed = 0
@@ -144,9 +145,14 @@ class Improver:
         return int(table_get(self.solver.table_t, key))
 
     def base_choice(self, cands: Array, played: int) -> int:
-        return int(
-            choose(self.base_strategy, self.table, cands, pool_of(self.size, played), size=self.size, played=played)
-        )
+        """The base rule's guess (remembered: the rollout asks for it again)."""
+        key = digest(cands)
+        guess = self.base_guesses.get(key)
+        if guess is None:
+            guess = self.base_guesses[key] = int(
+                choose(self.base_strategy, self.table, cands, pool_of(self.size, played), size=self.size, played=played)
+            )
+        return guess
 
     def next_played(self, played: int, guess: int) -> int:
         return played | int(self.solver.colmask[guess])

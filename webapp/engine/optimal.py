@@ -491,6 +491,15 @@ def decode_tree(size: GameSize, guesses: list[int]) -> dict[bytes, int]:
     return choices
 
 
+def tree_chooser(choices: dict[bytes, int]) -> Callable[[GameSize, Array, int, int], int]:
+    """A chooser that plays a decoded tree (nodes of one or two codes guess their first code)."""
+
+    def choose(_size: GameSize, cands: Array, _played: int, _depth: int) -> int:
+        return int(cands[0]) if cands.shape[0] <= 2 else int(choices[set_key(cands)])
+
+    return choose
+
+
 def data_name(size: GameSize, max_guesses: int | None = None) -> str:
     """File name of a shipped tree, such as ``optimal-4x6-max5.json``."""
     return (

@@ -405,7 +405,7 @@ class Values:
 
     def followed_total(self, cands: Array, played: int) -> int:
         """The total of the best strategy from this position."""
-        from .strategies import choose, get_strategy
+        from .best import best_chooser
 
         n = int(cands.shape[0])
         if n <= 2:
@@ -415,9 +415,7 @@ class Values:
             return hit[0]
         if key not in self.followed:
             table = feedback_table(self.size)
-            guess = choose(
-                get_strategy("entropy"), table, cands, pool_of(self.size, played), size=self.size, played=played
-            )
+            guess = best_chooser(self.size, cands, played, 0)  # off the tree, the entropy rule
             played_next = played | colors_mask(self.size, guess)
             self.followed[key] = n + sum(
                 self.followed_total(c, played_next) for c in _classes(table.row(guess, cands), cands, self.size.solved)

@@ -131,13 +131,8 @@ def analyse(
     solved = size.solved
     placed = 0
 
-    # Every strategy guesses the only code left, and a strategy without a
-    # chooser or randomness the first of two (it splits them perfectly).
-    first_of_two = (
-        strategy.chooser is None
-        and not strategy.random
-        and (strategy.first_candidate_at >= 2 or (strategy.perfect_split_wins and strategy.prefer_candidates))
-    )
+    # Every strategy guesses the only code left, and some the first of two.
+    first_of_two = strategy.first_of_two
 
     def grow(cands: np.ndarray, depth: int, played: int) -> Node:
         nonlocal placed
