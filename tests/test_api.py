@@ -33,20 +33,24 @@ def test_create_custom_and_fetch(client):
 
 
 @pytest.mark.parametrize(
-    "body, words",
+    "body, status, words",
     [
-        ({"pegs": 99}, "Pegs must be from 2 to 6, not 99."),
-        ({"colors": 1}, "Colours must be from 2 to 10"),
-        ({"pegs": "4"}, "Pegs must be a whole number from 2 to 6"),
-        ({"max_guesses": 0}, "Guesses allowed must be from 1 to 30, not 0."),
-        ({"distinct": "yes"}, "true or false"),
-        ({"pegs": 5, "colors": 4, "distinct": True}, "at least 5 colours"),
-        ([1, 2], "object"),
+        ({"pegs": 99}, 400, "Pegs must be from 2 to 6, not 99."),
+        ({"colors": 1}, 400, "Colours must be from 2 to 10"),
+        ({"pegs": "4"}, 400, "Pegs must be a whole number from 2 to 6"),
+        ({"pegs": 4.5}, 400, "Pegs must be a whole number from 2 to 6"),
+        ({"max_guesses": 0}, 400, "Guesses allowed must be from 1 to 30, not 0."),
+        ({"distinct": "yes"}, 400, "true or false"),
+        ({"hard": None}, 400, "true or false"),
+        ({"pegs": 5, "colors": 4, "distinct": True}, 422, "at least 5 colours"),
+        ([1, 2], 400, "object"),
     ],
 )
-def test_create_rejects_bad_settings(client, body, words):
+def test_create_rejects_bad_settings(client, body, status, words):
+    """400 for a body the document does not allow, 422 for one it allows
+    that the game's rules refuse."""
     resp = client.post("/api/games", json=body)
-    assert resp.status_code == 400
+    assert resp.status_code == status
     assert words in resp.get_json()["error"]
 
 
@@ -64,21 +68,24 @@ def game(app):
 
 
 @pytest.mark.parametrize(
-    "body, words",
+    "body, status, words",
     [
-        ({"guess": "112"}, "has 3"),
-        ({"guess": "1172"}, "Colour 7"),
-        ({"guess": 1122}, "digits"),
-        ({"guess": None}, "digits"),
-        ({"guess": "abcd"}, "not a colour"),
-        ({}, "Send the guess"),
-        ({"guess": "1122", "move": "1"}, "move"),
-        ({"guess": "x" * 5000}, "too long"),
+        ({"guess": "112"}, 422, "has 3"),
+        ({"guess": "1172"}, 422, "Colour 7"),
+        ({"guess": 1122}, 400, "digits"),
+        ({"guess": None}, 400, "digits"),
+        ({"guess": "abcd"}, 422, "not a colour"),
+        ({}, 400, "Send the guess"),
+        ({"guess": "1122", "move": "1"}, 400, "move"),
+        ({"guess": "1122", "move": " 1 "}, 400, "move"),
+        ({"guess": "1122", "move": None}, 400, "move"),
+        ({"guess": "1122", "move": True}, 400, "move"),
+        ({"guess": "x" * 5000}, 400, "digits"),
     ],
 )
-def test_guess_rejects_bad_input_and_changes_nothing(client, game, body, words):
+def test_guess_rejects_bad_input_and_changes_nothing(client, game, body, status, words):
     resp = client.post(f"/api/games/{game.id}/guesses", json=body)
-    assert resp.status_code == 400
+    assert resp.status_code == status
     assert words in resp.get_json()["error"]
     assert client.get(f"/api/games/{game.id}").get_json()["guesses"] == []
 

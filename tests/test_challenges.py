@@ -79,19 +79,20 @@ def test_wrong_results_key_is_not_found(client, challenge):
 
 
 @pytest.mark.parametrize(
-    "body,words",
+    "body,status,words",
     [
-        ({"secret": "1279"}, "Colour 7, 9 is not in this game"),
-        ({"secret": "12"}, "A code has 4 colours"),
-        ({"secret": 1234}, "written as digits"),
-        ({"pegs": 9}, "Pegs must be from 2 to 6"),
-        ({"secret": "1123", "distinct": True}, "different colours"),
-        ({"max_guesses": 0}, "Guesses allowed must be from 1 to 30"),
+        ({"secret": "1279"}, 422, "Colour 7, 9 is not in this game"),
+        ({"secret": "12"}, 422, "A code has 4 colours"),
+        ({"secret": 1234}, 400, "written as digits"),
+        ({"secret": None}, 400, "written as digits"),
+        ({"pegs": 9}, 400, "Pegs must be from 2 to 6"),
+        ({"secret": "1123", "distinct": True}, 422, "different colours"),
+        ({"max_guesses": 0}, 400, "Guesses allowed must be from 1 to 30"),
     ],
 )
-def test_bad_challenges(client, body, words):
+def test_bad_challenges(client, body, status, words):
     resp = client.post("/api/challenges", json=body)
-    assert resp.status_code == 400 and words in resp.get_json()["error"]
+    assert resp.status_code == status and words in resp.get_json()["error"]
 
 
 def test_form_flow_and_share_text(client):

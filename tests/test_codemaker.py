@@ -66,7 +66,7 @@ def test_contradiction_is_explained_and_changes_nothing(client):
         if (b, w) != (3, 1) and (b, w) not in {(r.black, r.white) for r in possible}
     )
     resp = client.post(f"/api/codemaker/{gid}/feedback", json={"black": impossible[0], "white": impossible[1]})
-    assert resp.status_code == 400
+    assert resp.status_code == 422
     assert f"No code gives 1122 → 1,0, {second} → {impossible[0]},{impossible[1]} together" in resp.get_json()["error"]
     after = client.get(f"/api/codemaker/{gid}").get_json()
     assert after["history"] == state["history"] and after["guess"] == second
@@ -75,10 +75,13 @@ def test_contradiction_is_explained_and_changes_nothing(client):
 @pytest.mark.parametrize(
     "body,status,words",
     [
-        ({"black": 3, "white": 1}, 400, "can never happen"),
-        ({"black": 5, "white": 0}, 400, "impossible with 4 pegs"),
+        ({"black": 3, "white": 1}, 422, "can never happen"),
+        ({"black": 5, "white": 0}, 422, "impossible with 4 pegs"),
         ({"black": "two", "white": 0}, 400, "whole number"),
+        ({"black": "1", "white": 0}, 400, "whole number"),
+        ({"black": "0001", "white": 0}, 400, "whole number"),
         ({"black": True, "white": 0}, 400, "whole number"),
+        ({"black": 1.0, "white": 0.0, "move": 7}, 409, "not 7"),
         ({"white": 0}, 400, "whole number"),
         ({"black": 0, "white": 0, "move": 5}, 409, "not 5"),
     ],
@@ -110,7 +113,8 @@ def test_undo_and_solved_state(client):
 @pytest.mark.parametrize(
     "body,words",
     [
-        ({}, "Say which move"),
+        ({}, "from 1"),
+        ({"move": None}, "from 1"),
         ({"move": 0}, "from 1"),
         ({"move": -1}, "from 1"),
         ({"move": "1"}, "from 1"),
@@ -230,9 +234,9 @@ def test_answer_racing_an_undo_stores_nothing_impossible(db_config, monkeypatch)
 def test_bad_new_games(client):
     assert client.post("/api/codemaker", json={"pegs": 8}).status_code == 400
     resp = client.post("/api/codemaker", json={"strategy": "psychic"})
-    assert resp.status_code == 400 and "Unknown strategy" in resp.get_json()["error"]
+    assert resp.status_code == 400 and '"strategy" must be one of' in resp.get_json()["error"]
     resp = client.post("/api/codemaker", json={"pegs": 5, "colors": 8, "strategy": "optimal"})
-    assert resp.status_code == 400 and "not offered" in resp.get_json()["error"]
+    assert resp.status_code == 422 and "not offered" in resp.get_json()["error"]
     assert client.post("/api/codemaker/nope/feedback", json={"black": 0, "white": 0}).status_code == 404
 
 

@@ -94,6 +94,10 @@ def test_the_api_gives_the_same_game_back_with_the_token(client):
     assert again.status_code == 200 and again.get_json()["id"] == body["id"]
     wrong = client.post("/api/daily", json={"pegs": 4, "colors": 7})
     assert wrong.status_code == 400 and "4 pegs and 6 colours" in wrong.get_json()["error"]
+    mixed = client.post("/api/daily", json={"pegs": 5, "colors": 6})
+    assert mixed.status_code == 400 and "5 pegs and 8 colours" in mixed.get_json()["error"]
+    super_by_pegs = client.post("/api/daily", json={"pegs": 5, "player": body["player"]})  # colours follow
+    assert super_by_pegs.status_code == 200 and super_by_pegs.get_json()["id"] == body["id"]
 
 
 def test_days_not_yet_come_are_not_offered(client):

@@ -120,7 +120,7 @@ def test_a_game_refuses_a_bad_guess_in_german(client, app):
         game = store.create_game(GameSize(4, 10, distinct=True, distinct_guesses=True), 10)
     german = {"Accept-Language": "de"}
     answer = client.post(f"/api/games/{game.id}/guesses", json={"guess": "1123"}, headers=german)
-    assert answer.status_code == 400
+    assert answer.status_code == 422
     assert answer.get_json()["error"] == (
         "1123 wiederholt die Ziffer 1: In diesem Spiel hat jeder Versuch verschiedene Ziffern."
     )

@@ -173,11 +173,12 @@ def test_failed_job_is_reported(db_config, monkeypatch):
 
 
 @pytest.mark.parametrize(
-    "query,words", [("pegs=7", "Pegs must be from 2 to 6"), ("pegs=6&colors=9", "whole-game analysis goes up to")]
+    "query,words,api_status",
+    [("pegs=7", "Pegs must be from 2 to 6", 400), ("pegs=6&colors=9", "whole-game analysis goes up to", 422)],
 )
-def test_compare_bad_parameters(client, query, words):
+def test_compare_bad_parameters(client, query, words, api_status):
     resp = client.get(f"/api/solver/compare?{query}")
-    assert resp.status_code == 400 and words in resp.get_json()["error"]
+    assert resp.status_code == api_status and words in resp.get_json()["error"]
     page = client.get(f"/solver/compare?{query}")
     assert page.status_code == 400 and words in page.get_data(as_text=True)
 

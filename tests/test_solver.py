@@ -78,26 +78,31 @@ def test_distinct_and_other_sizes(client):
 
 
 @pytest.mark.parametrize(
-    "query,words,status",
+    "query,words,status,api_words,api_status",
     [
-        ("strategy=nope", "Unknown strategy", 400),
-        ("adversary=sneaky", "Unknown adversary", 400),
-        ("pegs=9", "Pegs must be from 2 to 6", 400),
-        ("colors=x", "Colours must be a whole number", 400),
-        ("step=9", "past the end of this line", 400),
-        ("step=-1", "whole number from 0 to 5", 400),
-        ("pegs=6&colors=9", "sizes up to 32,768 codes", 422),
-        ("pegs=5&colors=8&strategy=optimal", "not offered", 400),
-        ("pegs=6&colors=8&strategy=knuth&adversary=deepest", "sizes up to 32,768 codes", 422),
+        ("strategy=nope", "Unknown strategy", 400, '"strategy" must be one of', 400),
+        ("adversary=sneaky", "Unknown adversary", 400, '"adversary" must be one of: greedy, deepest', 400),
+        ("pegs=9", "Pegs must be from 2 to 6", 400, "Pegs must be from 2 to 6", 400),
+        ("colors=x", "Colours must be a whole number", 400, "Colours must be a whole number", 400),
+        ("step=9", "past the end of this line", 400, "past the end of this line", 422),
+        ("step=-1", "whole number from 0 to 5", 400, '"step" must be a whole number from 0 to 999', 400),
+        ("step=1&step=x", None, None, '"step" once', 400),
+        ("distinct=TRUE", None, None, '"distinct" must be one of', 400),
+        ("pegs=6&colors=9", "sizes up to 32,768 codes", 422, "sizes up to 32,768 codes", 422),
+        ("pegs=5&colors=8&strategy=optimal", "not offered", 400, "not offered", 422),
+        ("pegs=6&colors=8&strategy=knuth&adversary=deepest", "sizes up to 32,768 codes", 422, "32,768 codes", 422),
     ],
 )
-def test_bad_parameters(client, query, words, status):
-    resp = client.get(f"/solver/optimal-game?{query}")
-    assert resp.status_code == status
-    assert words in text(resp)
-    assert 'role="alert"' in text(resp)
+def test_bad_parameters(client, query, words, status, api_words, api_status):
+    """The page says what is wrong; the API refuses a query its document
+    does not allow with 400, and one the game's rules refuse with 422."""
+    if words is not None:
+        resp = client.get(f"/solver/optimal-game?{query}")
+        assert resp.status_code == status
+        assert words in text(resp)
+        assert 'role="alert"' in text(resp)
     api = client.get(f"/api/solver/optimal-game?{query}")
-    assert api.status_code == status and words in api.get_json()["error"]
+    assert api.status_code == api_status and api_words in api.get_json()["error"]
 
 
 def test_every_codebreaker_compared(db_config):
@@ -177,21 +182,25 @@ def test_classroom_step_api_matches_suggest(client):
 
 
 @pytest.mark.parametrize(
-    "history,words",
+    "history,words,api_status",
     [
-        ("1122", "is not GUESS:BLACK,WHITE"),
-        ("1122:5,0", "impossible with 4 pegs"),
-        ("1122:3,1", "can never happen"),
-        ("1122:0,0 1133:0,0 1144:0,0 1155:0,0 1166:0,0", "No secret fits"),
-        ("1122:4,0 3456:0,0", "already found"),
-        ("11x2:1,0", "is not a colour"),
+        ("1122", "is not GUESS:BLACK,WHITE", 400),
+        ("1122:5,0", "impossible with 4 pegs", 422),
+        ("1122:3,1", "can never happen", 422),
+        ("1122:0,0 1133:0,0 1144:0,0 1155:0,0 1166:0,0", "No secret fits", 422),
+        ("1122:4,0 3456:0,0", "already found", 422),
+        ("1172:1,0", "Colour 7 is not in this game", 422),
+        ("11x2:1,0", "is not a colour", 400),
     ],
 )
-def test_classroom_bad_history(client, history, words):
+def test_classroom_bad_history(client, history, words, api_status):
+    """The API refuses a history not written as its document says with 400
+    (saying how to write one), and one that breaks the game's rules with 422."""
     resp = client.get("/solver/classroom", query_string={"history": history})
     assert resp.status_code == 400 and words in text(resp)
     api = client.get("/api/solver/step", query_string={"history": history})
-    assert api.status_code == 400 and words in api.get_json()["error"]
+    expected = words if api_status == 422 else "GUESS:BLACK,WHITE"
+    assert api.status_code == api_status and expected in api.get_json()["error"]
 
 
 def test_classroom_unknown_strategy_and_damaged_secret(client):

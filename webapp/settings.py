@@ -1,4 +1,5 @@
-"""Reading a new game's settings from a form or a JSON body."""
+"""Reading a new game's settings from a form or a link (the JSON API reads
+its bodies through ``web.schemas``)."""
 
 from __future__ import annotations
 
@@ -82,14 +83,8 @@ FIELDS = {  # what a person calls each setting, and its range
 YES, NO = {"1", "true", "on", "yes"}, {"0", "false", "off", "no", ""}
 
 
-def _whole(name: str, value, typed: bool) -> int:
+def _whole(name: str, value) -> int:
     label, low, high = FIELDS[name]
-    if typed:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise SettingsError(
-                gettext("%(field)s must be a whole number from %(low)d to %(high)d.", field=label, low=low, high=high)
-            )
-        return value
     number = small_number(value)
     if number is None:
         shown = str(value).strip()[:12]
@@ -112,42 +107,33 @@ FLAGS = {  # what each yes-or-no setting asks
 }
 
 
-def _flag(name: str, value, typed: bool) -> bool:
-    if typed:
-        if not isinstance(value, bool):
-            raise SettingsError(gettext('"%(name)s" must be true or false.', name=name))
-        return value
+def _flag(name: str, value) -> bool:
     text = str(value).strip().lower()
     if text not in YES | NO:
         raise SettingsError(str(FLAGS[name]))
     return text in YES
 
 
-def parse_hard(data, typed: bool = False) -> bool:
+def parse_hard(data) -> bool:
     """Hard mode (every guess must fit every reply so far), off when missing."""
-    return _flag("hard", data.get("hard", False), typed) if "hard" in data else False
+    return _flag("hard", data.get("hard", "")) if "hard" in data else False
 
 
-def parse_size(data, typed: bool = False) -> GameSize:
-    """The game size in ``data`` (a form, a query string or a JSON object);
-    missing fields take the classic defaults."""
-    if not hasattr(data, "get"):
-        raise SettingsError(gettext('The settings must be an object such as {"pegs": 4, "colors": 6}.'))
-    pegs = _whole("pegs", data.get("pegs", DEFAULTS["pegs"]), typed)
-    colors = _whole("colors", data.get("colors", DEFAULTS["colors"]), typed)
+def parse_size(data) -> GameSize:
+    """The game size in ``data`` (a form or a query string); missing fields
+    take the classic defaults."""
+    pegs = _whole("pegs", data.get("pegs", DEFAULTS["pegs"]))
+    colors = _whole("colors", data.get("colors", DEFAULTS["colors"]))
     distinct, guesses = (
-        _flag(name, data.get(name, DEFAULTS[name]), typed) if (typed or name in data) else False
-        for name in ("distinct", "distinct_guesses")
+        _flag(name, data.get(name, "")) if name in data else False for name in ("distinct", "distinct_guesses")
     )
     return GameSize(pegs, colors, distinct, guesses)
 
 
-def parse_settings(data, typed: bool) -> tuple[GameSize, int]:
-    """Game size and guess limit from ``data``; ``typed`` for JSON (numbers
-    and booleans), otherwise form strings. Missing fields take the classic
-    defaults."""
-    size = parse_size(data, typed)
-    limit = _whole("max_guesses", data.get("max_guesses", DEFAULTS["max_guesses"]), typed)
+def parse_settings(data) -> tuple[GameSize, int]:
+    """Game size and guess limit from a form; missing fields take the classic defaults."""
+    size = parse_size(data)
+    limit = _whole("max_guesses", data.get("max_guesses", DEFAULTS["max_guesses"]))
     if not MIN_GUESSES <= limit <= MAX_GUESSES:
         raise SettingsError(
             gettext(

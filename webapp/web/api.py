@@ -1,4 +1,6 @@
-"""The JSON API, for bots, classroom exercises and tests."""
+"""The JSON API, for bots, classroom exercises and tests: games against a
+secret the server keeps. Each view's contract (``contract.operation``) says
+what it reads and answers; ``schemas`` holds the models."""
 
 from __future__ import annotations
 
@@ -6,21 +8,13 @@ from flask import Blueprint
 from flask_babel import gettext
 
 from .. import jobs, store
-from ..engine import Code, MastermindError
-from ..settings import parse_hard, parse_settings
+from ..engine import Code, GameSize, MastermindError
 from . import review as reviews
+from .contract import GAME_LINKS, LIMITED, NO_STORE, Documented, operation
 from .errors import error_response
-from .helpers import (
-    busy_response,
-    game_json,
-    game_or_404,
-    inconsistent_sentence,
-    json_body,
-    move_number,
-    no_store,
-    sweep_abandoned,
-)
+from .helpers import busy_response, game_json, game_or_404, inconsistent_sentence, no_store, sweep_abandoned
 from .limits import creating
+from .schemas import Game, GameSettings, Guess, Job, Review
 from .words import error_words
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -28,43 +22,83 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 @bp.post("/games")
 @creating
-def create():
-    body = json_body(default={})
+@operation(
+    id="createGame",
+    tag="games",
+    summary="Start a game",
+    description="The server draws a secret; guess it with POST /api/games/{game_id}/guesses.",
+    body=GameSettings,
+    answers={201: Documented("The new game.", Game, LIMITED, GAME_LINKS)},
+    errors=(400, 422, 429, 503),
+)
+def create(body: GameSettings):
     try:
-        size, limit = parse_settings(body, typed=True)
-        hard = parse_hard(body, typed=True)
+        size = GameSize(body.pegs, body.colors, body.distinct, body.distinct_guesses)
     except MastermindError as exc:
-        return error_response(400, error_words(exc))
-    game = store.create_game(size, limit, hard=hard)
+        return error_response(422, error_words(exc))
+    game = store.create_game(size, body.max_guesses, hard=body.hard)
     sweep_abandoned()
     return game_json(game), 201
 
 
 @bp.get("/games/<game_id>")
+@operation(
+    id="getGame",
+    tag="games",
+    summary="A game's state",
+    answers={200: Documented("The game.", Game, NO_STORE)},
+    errors=(404, 503),
+)
 def show(game_id):
     return game_json(game_or_404(game_id))
 
 
 @bp.post("/games/<game_id>/guesses")
-def guess(game_id):
+@operation(
+    id="guess",
+    tag="games",
+    summary="Play a guess",
+    body=Guess,
+    body_required=True,
+    answers={
+        200: Documented("The game after the guess.", Game, links=GAME_LINKS),
+        422: Documented(
+            "The guess does not fit the game (its length, a colour the game does not have, a repeat the "
+            "rules forbid); or, in hard mode, it could not be the secret: the sentence names the earlier "
+            "guess and reply it contradicts. Nothing is stored."
+        ),
+    },
+    errors=(400, 404, 409, 503),
+)
+def guess(game_id, body: Guess):
     game = game_or_404(game_id)
-    body = json_body()
-    move = move_number(body.get("move"), typed=True, required=False)
-    if "guess" not in body:
-        return error_response(400, gettext('Send the guess as {"guess": "1122"}.'))
     try:
-        code = Code.parse(body["guess"], game.size)
-        game = store.add_guess(game.id, code, move)
+        code = Code.parse(body.guess, game.size)
+        game = store.add_guess(game.id, code, body.move)
     except (store.GameOver, store.StaleMove) as exc:
         return error_response(409, error_words(exc))
     except store.Inconsistent as exc:  # hard mode: nothing is stored
         return error_response(422, inconsistent_sentence(exc, game.size.is_bulls_and_cows))
     except MastermindError as exc:
-        return error_response(400, error_words(exc))
+        return error_response(422, error_words(exc))
     return game_json(game)
 
 
 @bp.get("/games/<game_id>/review")
+@operation(
+    id="getReview",
+    tag="games",
+    summary="How good each guess was",
+    description="The review of a finished game: every guess against optimal play, the luck of each reply, "
+    "the game's skill and luck. Worked out in the background when it takes a while (202 with the "
+    "progress; ask again), then kept.",
+    answers={
+        200: Documented("The review.", Review, NO_STORE),
+        202: Documented("The answer is being worked out in the background: ask again later.", Job),
+        409: Documented("The game is still being played: the review would give the secret away."),
+    },
+    errors=(404, 422, 503),
+)
 def review(game_id):
     """How good each guess was against optimal play; 409 while the game is on
     (the review would give the secret away), 202 while it is worked out."""

@@ -13,10 +13,11 @@ from flask import Blueprint, current_app, g, redirect, render_template, request,
 from flask_babel import gettext
 
 from .. import store
-from ..engine import Code, MastermindError, get_strategy
+from ..engine import Code, GameSize, MastermindError, get_strategy
 from ..engine.lines import play_against
 from ..settings import BOARDS, MAX_NAME, SettingsError, parse_settings
 from . import review as reviews
+from .contract import GAME_LINKS, LIMITED, NO_STORE, Documented, link, operation
 from .errors import error_response
 from .helpers import (
     budget,
@@ -24,7 +25,6 @@ from .helpers import (
     cookie_player,
     game_json,
     is_htmx,
-    json_body,
     no_store,
     player_token,
     remember_player,
@@ -32,6 +32,7 @@ from .helpers import (
 )
 from .limits import creating
 from .links import replay_url
+from .schemas import Challenge, ChallengeGame, ChallengeResults, ChallengeSettings, Join
 from .words import error_words
 
 bp = Blueprint("challenges", __name__)
@@ -140,7 +141,7 @@ def new():
 def create():
     form = request.form
     try:
-        size, limit = parse_settings(form, typed=False)
+        size, limit = parse_settings(form)
         secret = read_secret(form.get("secret"), size)
     except MastermindError as exc:
         kept = {k: v for k, v in form.items() if k != "secret"}
@@ -181,36 +182,59 @@ def results_page(challenge_id, key):
     return response
 
 
+CHALLENGE_LINKS = {"Join": link("joinChallenge", "Play it.", challenge_id="$response.body#/id")}
+
+
 @api.post("")
 @creating
-def create_json():
-    body = json_body(default={})
+@operation(
+    id="createChallenge",
+    tag="challenges",
+    summary="Create a challenge",
+    description="One secret, many players: share the challenge's url, keep results_page to yourself.",
+    body=ChallengeSettings,
+    answers={201: Documented("The challenge and its links.", Challenge, LIMITED, CHALLENGE_LINKS)},
+    errors=(400, 422, 429, 503),
+)
+def create_json(body: ChallengeSettings):
     try:
-        size, limit = parse_settings(body, typed=True)
-        secret = body.get("secret")
-        if secret is not None and not isinstance(secret, str):
-            raise SettingsError(gettext('The secret must be written as digits, such as "1234".'))
-        challenge = store.create_challenge(size, limit, read_secret(secret, size))
+        size = GameSize(body.pegs, body.colors, body.distinct, body.distinct_guesses)
+        challenge = store.create_challenge(size, body.max_guesses, read_secret(body.secret, size))
     except MastermindError as exc:
-        return error_response(400, error_words(exc))
+        return error_response(422, error_words(exc))
     return {"id": challenge.id, **challenge_links(challenge)}, 201
 
 
 @api.post("/<challenge_id>/games")
 @creating
-def join_json(challenge_id):
+@operation(
+    id="joinChallenge",
+    tag="challenges",
+    summary="Play a challenge",
+    description="A new game against the challenge's secret (201), or, given the player's token, the "
+    "player's game in progress (200). Guess in it with POST /api/games/{game_id}/guesses.",
+    body=Join,
+    answers={
+        201: Documented("A new game.", ChallengeGame, LIMITED, GAME_LINKS),
+        200: Documented("The player's game in progress.", ChallengeGame, LIMITED, GAME_LINKS),
+    },
+    errors=(400, 404, 429, 503),
+)
+def join_json(challenge_id, body: Join):
     c = challenge_or_404(challenge_id)
-    body = json_body(default={})
-    try:
-        name = player_name(body.get("name"))
-    except MastermindError as exc:
-        return error_response(400, error_words(exc))
-    player, _ = player_token(body.get("player"))
-    joined = store.join_challenge(c, name, player)
+    player, _ = player_token(body.player)
+    joined = store.join_challenge(c, player_name(body.name), player)
     return {**game_json(joined.game), "player": player, "counted": joined.counted}, 201 if joined.created else 200
 
 
 @api.get("/<challenge_id>/results/<key>")
+@operation(
+    id="getChallengeResults",
+    tag="challenges",
+    summary="A challenge's results",
+    answers={200: Documented("Every player's result.", ChallengeResults, NO_STORE)},
+    errors=(404, 503),
+)
 def results_json(challenge_id, key):
     c = challenge_or_404(challenge_id, key)
     data = results(c)

@@ -13,10 +13,12 @@ from ..engine.codes import MAX_GUESSES
 from ..engine.lines import offered
 from ..settings import SettingsError, parse_size, small_number
 from . import hints
+from .contract import LIMITED, NO_STORE, Documented, link, operation
 from .errors import error_response
-from .helpers import codemaker_or_404, is_htmx, json_body, move_number, no_store, render
+from .helpers import codemaker_or_404, is_htmx, move_number, no_store, render
 from .limits import creating
 from .links import classroom_url
+from .schemas import Answer, CodemakerSettings, CodemakerState, TakeBack
 from .words import error_words, not_offered, size_label
 
 bp = Blueprint("codemaker", __name__, url_prefix="/codemaker")
@@ -81,10 +83,11 @@ def pegs_question(name: str, size: GameSize) -> str:
     return gettext("%(question)s, as a whole number from 0 to %(pegs)d.", question=question, pegs=size.pegs)
 
 
-def parse_reply(black, white, size: GameSize) -> Feedback:
+def parse_reply(black: str, white: str, size: GameSize) -> Feedback:
+    """The key pegs a form posts."""
     numbers = []
     for name, value in (("black", black), ("white", white)):
-        number = None if isinstance(value, bool) or value is None else small_number(value)
+        number = small_number(value)
         if number is None:
             raise FeedbackError(pegs_question(name, size))
         numbers.append(number)
@@ -194,7 +197,7 @@ def page(game_id):
 def feedback_form(game_id):
     game = codemaker_or_404(game_id)
     form = request.form
-    move = move_number(form.get("move", ""), typed=False)
+    move = move_number(form.get("move", ""))
     try:
         reply = parse_reply(form.get("black", ""), form.get("white", ""), game.size)
         game = answer(game, reply, move)
@@ -210,7 +213,7 @@ def feedback_form(game_id):
 @bp.post("/<game_id>/undo")
 def undo_form(game_id):
     game = codemaker_or_404(game_id)
-    move = move_number(request.form.get("move", ""), typed=False)
+    move = move_number(request.form.get("move", ""))
     try:
         game = store.undo_codemaker_reply(game.id, move)
     except store.StaleMove as exc:
@@ -220,44 +223,86 @@ def undo_form(game_id):
     return redirect(url_for("codemaker.page", game_id=game.id), 303)
 
 
+CODEMAKER_LINKS = {
+    "GetCodemakerGame": link("getCodemakerGame", "The game's state.", game_id="$response.body#/id"),
+    "Answer": link("answerCodemaker", "Answer the computer's guess.", game_id="$response.body#/id"),
+    "TakeBack": link("takeBackAnswer", "Take the last answer back.", game_id="$response.body#/id"),
+}
+
+
 @api.post("")
 @creating
-def create_json():
-    body = json_body(default={})
+@operation(
+    id="createCodemakerGame",
+    tag="codemaker",
+    summary="Start a game where you make the code",
+    description="Think of a secret; the computer guesses and you answer with key pegs.",
+    body=CodemakerSettings,
+    answers={201: Documented("The new game and the computer's first guess.", CodemakerState, LIMITED, CODEMAKER_LINKS)},
+    errors=(400, 422, 429, 503),
+)
+def create_json(body: CodemakerSettings):
     try:
-        size = parse_size(body, typed=True)
-        strategy = get_strategy(body.get("strategy", "knuth"))
+        size = GameSize(body.pegs, body.colors, body.distinct, body.distinct_guesses)
+        strategy = get_strategy(body.strategy)
         check_playable(strategy, size)
     except MastermindError as exc:
-        return error_response(400, error_words(exc))
+        return error_response(422, error_words(exc))
     return state(store.create_codemaker(size, strategy.name))[0], 201
 
 
 @api.post("/<game_id>/feedback")
-def feedback_json(game_id):
+@operation(
+    id="answerCodemaker",
+    tag="codemaker",
+    summary="Answer the computer's guess",
+    description="An answer that does not fit the game (more key pegs than pegs), or that no code fits "
+    "together with the earlier ones, is refused with 422, saying so.",
+    body=Answer,
+    body_required=True,
+    answers={200: Documented("The game after the answer.", CodemakerState, links=CODEMAKER_LINKS)},
+    errors=(400, 404, 409, 422, 503),
+)
+def feedback_json(game_id, body: Answer):
     game = codemaker_or_404(game_id)
-    body = json_body()
-    move = move_number(body.get("move"), typed=True, required=False)
     try:
-        game = answer(game, parse_reply(body.get("black"), body.get("white"), game.size), move)
+        reply = Feedback(body.black, body.white)
+        reply.check(game.size)
+        game = answer(game, reply, body.move)
     except (store.StaleMove, store.GameOver) as exc:
         return error_response(409, error_words(exc))
     except MastermindError as exc:
-        return error_response(400, error_words(exc))
+        return error_response(422, error_words(exc))
     return state(game)[0]
 
 
 @api.post("/<game_id>/undo")
-def undo_json(game_id):
+@operation(
+    id="takeBackAnswer",
+    tag="codemaker",
+    summary="Take back the last answer",
+    description="409 when the move is not the last answer, or there is nothing to take back.",
+    body=TakeBack,
+    body_required=True,
+    answers={200: Documented("The game without that answer.", CodemakerState, links=CODEMAKER_LINKS)},
+    errors=(400, 404, 409, 503),
+)
+def undo_json(game_id, body: TakeBack):
     game = codemaker_or_404(game_id)
-    move = move_number(json_body().get("move"), typed=True)
     try:
-        return state(store.undo_codemaker_reply(game.id, move))[0]
+        return state(store.undo_codemaker_reply(game.id, body.move))[0]
     except store.StaleMove as exc:
         return error_response(409, error_words(exc))
 
 
 @api.get("/<game_id>")
+@operation(
+    id="getCodemakerGame",
+    tag="codemaker",
+    summary="A codemaker game's state",
+    answers={200: Documented("The game.", CodemakerState, NO_STORE)},
+    errors=(404, 503),
+)
 def show_json(game_id):
     return state(codemaker_or_404(game_id))[0]
 

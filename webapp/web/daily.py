@@ -12,17 +12,17 @@ from flask_babel import gettext
 
 from .. import store
 from . import days
-from .errors import error_response
+from .contract import GAME_LINKS, LIMITED, NO_STORE, Documented, operation
 from .helpers import (
     PLAYER_COOKIE,
     PLAYER_TOKEN,
     game_json,
-    json_body,
     no_store,
     player_token,
     remember_player,
 )
 from .limits import creating
+from .schemas import Daily, DailyGame, Stats, StatsQuery
 from .stats import player_stats
 
 bp = Blueprint("daily", __name__)
@@ -94,18 +94,24 @@ def play():
 
 @api.post("/daily")
 @creating
-def play_json():
-    body = json_body(default={})
-    board = days.board_for(body.get("pegs", 4), body.get("colors", 6))
-    if board is None:
-        sizes = gettext(" or ").join(
-            gettext(
-                "%(pegs)d pegs and %(colors)d colours", pegs=days.board(k).size.pegs, colors=days.board(k).size.colors
-            )
-            for k in days.DAILY_BOARDS
-        )
-        return error_response(400, gettext("The daily puzzle is played with %(sizes)s.", sizes=sizes))
-    player, _ = player_token(body.get("player"))
+@operation(
+    id="playDaily",
+    tag="daily",
+    summary="Today's daily puzzle",
+    description="One secret a day (UTC) per board, the same for everyone: the player's game of today's "
+    "puzzle, made the first time (201), the same game after that (200). Guess in it with "
+    "POST /api/games/{game_id}/guesses.",
+    body=Daily,
+    answers={
+        201: Documented("A new game of today's puzzle.", DailyGame, LIMITED, GAME_LINKS),
+        200: Documented("The player's game of today's puzzle.", DailyGame, LIMITED, GAME_LINKS),
+    },
+    errors=(400, 429, 503),
+)
+def play_json(body: Daily):
+    board = days.board_for(*body.size)
+    assert board is not None  # the model admits only the daily sizes
+    player, _ = player_token(body.player)
     number = days.today()
     game, created = days.play(player, number, board)
     return {**game_json(game), "player": player, "day": number, "date": days.date_of(number).isoformat()}, (
@@ -125,12 +131,17 @@ def me():
 
 
 @api.get("/me/stats")
-def stats_json():
-    raw = request.args.get("player") or browser_player()
-    if not raw:
-        return error_response(400, gettext("Send your player token as ?player=…: the one POST /api/daily gave you."))
-    player, _ = player_token(raw)
-    return {"player": player, **player_stats(player)}
+@operation(
+    id="getStats",
+    tag="daily",
+    summary="A player's statistics",
+    query=StatsQuery,
+    query_defaults=lambda: {"player": browser_player()},
+    answers={200: Documented("The statistics.", Stats, NO_STORE)},
+    errors=(400, 503),
+)
+def stats_json(query: StatsQuery):
+    return {"player": query.player, **player_stats(query.player)}
 
 
 @bp.get("/me/carry/<token>")

@@ -1,6 +1,6 @@
 """What the views share, so that no view imports another: the colour
-palette, fragment or page (``render``), the request's engine budget, reading
-JSON bodies and move numbers, the game object of the API, the loaders that
+palette, fragment or page (``render``), the request's engine budget, a
+form's move number, the game object of the API, the loaders that
 answer 404, the share text, the player token, and the hooks every page gets
 (no caching of game state, forms only on form routes)."""
 
@@ -122,24 +122,6 @@ def challenge_or_404(challenge_id: str, key: str | None = None) -> store.Challen
         return store.load_challenge(challenge_id, key)
     except store.ChallengeNotFound:
         abort(404, gettext("There is no challenge at this address. It may have been mistyped."))
-
-
-def json_body(default=None):
-    """The request's JSON object, or a 400 with a readable reason."""
-    raw = request.get_data(cache=True)
-    if not raw.strip():
-        if default is None:
-            abort(400, gettext("Send a JSON object in the request body."))
-        return default
-    try:
-        body = request.get_json(force=True, silent=True)
-    except RecursionError:  # json's decoder gives up on a deeply nested body
-        abort(400, gettext("The request body is nested too deeply to be read."))
-    if body is None:
-        abort(400, gettext("The request body is not valid JSON."))
-    if not isinstance(body, dict):
-        abort(400, gettext("The request body must be a JSON object."))
-    return body
 
 
 def game_json(game: store.Game) -> dict:
@@ -288,32 +270,12 @@ def budget() -> Budget:
     return g.budget
 
 
-def move_number(value, typed: bool, required: bool = True) -> int | None:
-    """The move number a form (``typed`` False) or a JSON body posts, from 1;
-    None when it is missing and not ``required``; otherwise a 400 that says
-    what is wrong. Only ASCII digits count in a form."""
-    if value is None or (not typed and value == ""):
-        if required:
-            abort(
-                400,
-                gettext('Say which move this is: "move" is the guess\'s number, from 1.')
-                if typed
-                else gettext("The form was incomplete: reload the page and try again."),
-            )
-        return None
-    if typed:
-        number = value if isinstance(value, int) and not isinstance(value, bool) else None
-    else:
-        text = str(value).strip()
-        number = int(text) if text.isascii() and text.isdigit() and len(text) <= 4 else None
-    if number is None or number < 1:
-        abort(
-            400,
-            gettext('"move" must be a whole number from 1 (the guess\'s number).')
-            if typed
-            else gettext("The form was incomplete: reload the page and try again."),
-        )
-    return number
+def move_number(value: str) -> int:
+    """The move number a form posts (from 1), or a 400: only ASCII digits count."""
+    text = value.strip()
+    if not (text.isascii() and text.isdigit() and len(text) <= 4 and int(text) >= 1):
+        abort(400, gettext("The form was incomplete: reload the page and try again."))
+    return int(text)
 
 
 # An anonymous player: a random token, no account and nothing personal. Pages
@@ -323,13 +285,11 @@ PLAYER_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 PLAYER_COOKIE_DAYS = 365
 
 
-def player_token(raw=None) -> tuple[str, bool]:
-    """The player token ``raw`` when it is one, else a new one; and whether
-    it is new. A value that is not a token at all is a 400."""
-    if raw is None or raw == "":
+def player_token(raw: str | None = None) -> tuple[str, bool]:
+    """The player token ``raw`` (already checked against ``PLAYER_TOKEN``),
+    else a new one; and whether it is new."""
+    if not raw:
         return secrets.token_urlsafe(16), True
-    if not isinstance(raw, str) or not PLAYER_TOKEN.fullmatch(raw):
-        abort(400, gettext('"player" must be the token an earlier answer gave you, or left out.'))
     return raw, False
 
 

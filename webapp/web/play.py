@@ -176,7 +176,7 @@ def new_game():
         if preset:
             size, limit = preset.size, preset.max_guesses
         else:
-            size, limit = parse_settings(form, typed=False)
+            size, limit = parse_settings(form)
         hard = parse_hard(form)
     except MastermindError as exc:
         return render_template("index.html", presets=BOARDS, error=error_words(exc), form=form), 400
@@ -207,7 +207,7 @@ def review(game_id):
 def guess(game_id):
     game = game_or_404(game_id)
     text = request.form.get("guess", "")
-    move = move_number(request.form.get("move", ""), typed=False)
+    move = move_number(request.form.get("move", ""))
     try:
         code = Code.parse(text, game.size)
         game = store.add_guess(game.id, code, move)

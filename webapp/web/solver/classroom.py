@@ -18,8 +18,10 @@ from ...engine.lines import offered
 from ...engine.position import describe, partition_bars
 from ...settings import SettingsError, parse_size
 from .. import links
+from ..contract import Documented, operation
 from ..errors import error_response
 from ..helpers import ViewError, budget, form_defaults, number, render, reply_words, status_of
+from ..schemas import Position, StepQuery
 from ..words import error_words, not_offered, why_words
 from .blueprints import api, bp
 
@@ -173,9 +175,20 @@ def classroom_start():
 
 
 @api.get("/step")
-def step_json():
+@operation(
+    id="solverStep",
+    tag="solver",
+    summary="One position explained",
+    description="What the classroom shows: the codes left after a history, the strategy's next guess, its "
+    "partition, the best guesses and why.",
+    query=StepQuery,
+    answers={200: Documented("The position.", Position)},
+    errors=(400, 422),
+)
+def step_json(query: StepQuery):
+    args = {**query.size_args(), "strategy": query.strategy, "history": query.history, "s": query.s or ""}
     try:
-        position = classroom_state(request.args)["position"]
-        return {**position.json(), "why": why_words(position.why)}
+        position = classroom_state(args)["position"]
     except MastermindError as exc:
-        return error_response(status_of(exc), error_words(exc))
+        return error_response(422, error_words(exc))
+    return {**position.json(), "why": why_words(position.why)}

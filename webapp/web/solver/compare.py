@@ -13,9 +13,11 @@ from ...engine.tables import feedback_table
 from ...engine.tree import check_analysable
 from ...jobs import Busy, Kind, register
 from ...settings import parse_size, size_from_params, size_params
+from ..contract import Documented, operation
 from ..errors import error_response
 from ..helpers import busy_response, form_defaults, render
 from ..links import size_args
+from ..schemas import Comparison, Job, SizeQuery
 from ..words import error_words
 from .blueprints import api, bp
 
@@ -121,13 +123,26 @@ def compare():
 
 
 @api.get("/compare")
-def compare_json():
+@operation(
+    id="compareStrategies",
+    tag="solver",
+    summary="Every strategy compared",
+    description="Each strategy plays every secret of the size. Large sizes are worked out in the "
+    "background: 202 with the job's progress until the table is ready.",
+    query=SizeQuery,
+    answers={
+        200: Documented("The comparison.", Comparison),
+        202: Documented("The answer is being worked out in the background: ask again later.", Job),
+    },
+    errors=(400, 422, 503),
+)
+def compare_json(query: SizeQuery):
     try:
-        size, job = comparison(request.args)
+        size, job = comparison(query.size_args())
     except Busy as exc:
         return busy_response(exc)
     except MastermindError as exc:
-        return error_response(400, error_words(exc))
+        return error_response(422, error_words(exc))
     if job.done:
         return {**size_params(size), "rows": job.result["rows"], "skipped": skipped_words(job.result)}
     if job.failed:

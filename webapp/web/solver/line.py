@@ -28,6 +28,7 @@ from ...engine.strategies import TooSlow
 from ...engine.tree import ANALYSABLE_CODES
 from ...settings import parse_size, size_from_params, size_params
 from .. import links
+from ..contract import Documented, operation
 from ..errors import error_response
 from ..helpers import (
     ViewError,
@@ -40,6 +41,8 @@ from ..helpers import (
     reply_words,
     status_of,
 )
+from ..schemas import Job, LineQuery
+from ..schemas import Line as LineAnswer
 from ..words import error_words, not_offered, size_label
 from .blueprints import api, bp
 
@@ -258,13 +261,32 @@ def codebreaker_choices(args):
 
 
 @api.get("/optimal-game")
-def optimal_game_json():
+@operation(
+    id="optimalGame",
+    tag="solver",
+    summary="The optimal game against an adversary",
+    description="A codebreaker's whole game against a codemaker who never fixed a secret. Lines too slow "
+    "for a request are worked out in the background (202).",
+    query=LineQuery,
+    answers={
+        200: Documented("The line.", LineAnswer),
+        202: Documented("The answer is being worked out in the background: ask again later.", Job),
+    },
+    errors=(400, 422, 503),
+)
+def optimal_game_json(query: LineQuery):
+    args = {
+        **query.size_args(),
+        "strategy": query.strategy,
+        "adversary": query.adversary,
+        "step": "" if query.step is None else str(query.step),
+    }
     try:
-        state = line_state(request.args)
+        state = line_state(args)
     except jobs.Busy as exc:
         return busy_response(exc)
     except MastermindError as exc:
-        return error_response(status_of(exc), error_words(exc))
+        return error_response(422, error_words(exc))
     if state["job"] is not None:
         return state["job"].json(), 202
     return state["line"].json()
