@@ -264,17 +264,6 @@ def build(app: Flask) -> dict:
     }
 
 
-def standalone() -> dict:
-    """The document without a configured app: the API's blueprints on a bare
-    Flask app are all it needs (for ``make messages`` and the tests)."""
-    from . import BLUEPRINTS
-
-    app = Flask(__name__)
-    for blueprint in BLUEPRINTS:
-        app.register_blueprint(blueprint)
-    return build(app)
-
-
 def _document(app: Flask) -> dict:
     """The document of ``app``, built once."""
     if "openapi" not in app.extensions:
@@ -449,7 +438,7 @@ def page():
 # --- the reference in the reader's language ----------------------------------------------------
 # The OpenAPI document stays in English (a contract, like the field names);
 # the /api page shows its summaries and descriptions through the catalogues.
-# `make messages` extracts them with ``extract_messages`` (see babel.cfg).
+# `make messages` extracts them with ``webapp.web.extract_api_messages`` (see babel.cfg).
 
 WORDED_KEYS = ("summary", "description")
 
@@ -467,12 +456,6 @@ def texts(node) -> list[str]:
         for item in node:
             found += texts(item)
     return found
-
-
-def extract_messages(fileobj, keywords, comment_tags, options):
-    """A Babel extractor: the document's texts, once each, as messages."""
-    for text in dict.fromkeys(texts(standalone())):
-        yield 0, "gettext", text, ["The JSON API's reference (/api)"]
 
 
 def api_words(text: str) -> str:

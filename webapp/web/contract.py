@@ -21,6 +21,7 @@ from flask_babel import gettext, lazy_gettext
 from pydantic import BaseModel, ValidationError
 from werkzeug.wrappers import Response
 
+from ..engine import MastermindError
 from .words import error_words
 
 
@@ -165,11 +166,10 @@ def validation_words(model: type[BaseModel], exc: ValidationError) -> str:
     kind, where, context = error["type"], error["loc"], error.get("ctx") or {}
     cause = context.get("error")
     name = str(where[0]) if where else ""
-    daily = (isinstance(cause, Exception) and str(cause) == "daily-size") or (
-        name in ("pegs", "colors") and kind == "literal_error"
-    )
-    if daily:  # only the daily boards' sizes
-        return gettext("The daily puzzle is played with 4 pegs and 6 colours or 5 pegs and 8 colours.")
+    if name in ("pegs", "colors") and kind == "literal_error":  # a size that has no daily puzzle
+        return error_words({"fact": "daily-size", "details": {}})
+    if isinstance(cause, MastermindError):  # a rule of the model's own, stated as a fact
+        return error_words(cause)
     if not where:
         return gettext("The request body must be a JSON object.")
     if (name, kind) == ("player", "missing"):
@@ -205,8 +205,6 @@ def validation_words(model: type[BaseModel], exc: ValidationError) -> str:
         return gettext('"%(name)s" must be text.', name=name)
     if kind == "missing":
         return gettext('Send "%(name)s": it is required.', name=name)
-    if isinstance(cause, Exception):
-        return error_words(cause)
     return gettext('"%(name)s" is not in the form the API describes at /api.', name=name)
 
 

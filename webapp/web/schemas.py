@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, RootModel, model_validator
 from pydantic.json_schema import JsonDict
 
-from ..engine import PRESETS
+from ..engine import PRESETS, MastermindError
 from ..engine.codes import MAX_COLORS, MAX_GUESSES, MAX_PEGS, MIN_COLORS, MIN_GUESSES, MIN_PEGS
 from ..engine.lines import ADVERSARIES, BEST_CANDIDATE, GREEDY
 from ..engine.review import RATINGS
@@ -207,7 +207,7 @@ class Daily(RequestModel):
     @model_validator(mode="after")
     def one_board(self) -> Daily:
         if (self.pegs, self.colors) not in DAILY_SIZES and None not in (self.pegs, self.colors):
-            raise ValueError("daily-size")
+            raise MastermindError("daily-size")
         return self
 
     @property
