@@ -86,7 +86,7 @@ def test_incomplete_guess_says_why(page, live_server, app):
     start(page, live_server)
     page.locator('.palette button[data-color="3"]').click()
     page.get_by_role("button", name="Guess", exact=True).click()
-    expect(page.locator("#guess-error")).to_contain_text("A code has 4 colours; '3' has 1.")
+    expect(page.locator("#guess-error")).to_contain_text("A code has 4 pegs; '3' has 1.")
     page.locator("#guess-input").fill("1279")
     page.keyboard.press("Enter")
     expect(page.locator("#guess-error")).to_contain_text("Colour 7 is not in this game")

@@ -82,7 +82,7 @@ def test_wrong_results_key_is_not_found(client, challenge):
     "body,status,words",
     [
         ({"secret": "1279"}, 422, "Colour 7, 9 is not in this game"),
-        ({"secret": "12"}, 422, "A code has 4 colours"),
+        ({"secret": "12"}, 422, "A code has 4 pegs"),
         ({"secret": 1234}, 400, "written as digits"),
         ({"secret": None}, 400, "written as digits"),
         ({"pegs": 9}, 400, "Pegs must be from 2 to 6"),

@@ -163,3 +163,157 @@ def test_game_state_is_never_cached(client):
     ):
         resp = client.get(url)
         assert resp.status_code == 200 and resp.headers["Cache-Control"] == "no-store", url
+
+
+# --- only the site acts for its visitors -------------------------------------------------------
+
+UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
+# What a browser sends with a form another site's page submits.
+HOSTILE = [
+    {"Sec-Fetch-Site": "cross-site", "Origin": "http://attacker.example"},
+    {"Sec-Fetch-Site": "same-site", "Origin": "http://sub.localhost"},
+    {"Origin": "http://attacker.example"},
+    {"Origin": "null"},  # a sandboxed frame
+]
+FRIENDLY = [{"Sec-Fetch-Site": "same-origin", "Origin": "http://localhost"}, {}]
+
+
+def record_counts(db_path: str) -> dict[str, int]:
+    """Rows per table of the app's SQLite file: what a request stored."""
+    import sqlite3
+
+    with sqlite3.connect(db_path) as db:
+        tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return {table: db.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0] for table in tables}
+
+
+@pytest.fixture
+def unsafe_requests(app):
+    """Every unsafe route of the app, with real ids and a body it would act on."""
+    with app.app_context():
+        game = store.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
+        challenge = store.create_challenge(GameSize(), 10, Code.parse("1234", GameSize()))
+        maker = store.create_codemaker(GameSize(), "knuth")
+    ids = {"game_id": game.id, "challenge_id": challenge.id}
+    form = {"guess": "1122", "move": "1", "pegs": "4", "colors": "6", "board": "classic", "theme": "dark"}
+    form |= {"language": "de", "token": "A" * 22, "black": "0", "white": "0", "strategy": "knuth", "source": "random"}
+    found = []
+    for rule in app.url_map.iter_rules():
+        for method in sorted(rule.methods & UNSAFE):
+            values = {name: ids.get(name, maker.id) for name in rule.arguments}
+            if rule.rule.startswith("/codemaker/"):
+                values["game_id"] = maker.id
+            path = rule.rule
+            for name, value in values.items():
+                path = path.replace(f"<{name}>", value)
+            body = {"json": {"guess": "1122", "black": 0, "white": 0, "move": 1}} if path.startswith("/api/") else {}
+            found.append((method, path, body or {"data": form}))
+    assert len(found) == 22  # every form and every API route that changes something
+    return found
+
+
+@pytest.mark.parametrize("headers", HOSTILE, ids=["cross-site", "same-site", "other-origin", "null-origin"])
+def test_another_site_can_change_nothing(client, unsafe_requests, db_path, headers):
+    """Each unsafe route refuses what another site's page sends: 403, no
+    cookie, and not a row stored (rate-limit counters included)."""
+    before = record_counts(db_path)
+    for method, path, body in unsafe_requests:
+        resp = client.open(path, method=method, headers=headers, **body)
+        assert resp.status_code == 403, (method, path, resp.status_code)
+        assert "Set-Cookie" not in resp.headers, (method, path)
+        words = resp.get_json()["error"] if path.startswith("/api/") else resp.get_data(as_text=True)
+        assert "another site" in words, (method, path)
+    assert record_counts(db_path) == before
+
+
+@pytest.mark.parametrize("headers", FRIENDLY, ids=["same-origin", "no-headers"])
+def test_this_site_and_scripts_still_act(client, unsafe_requests, db_path, headers):
+    before = record_counts(db_path)
+    statuses = [
+        client.open(path, method=method, headers=headers, **body).status_code for method, path, body in unsafe_requests
+    ]
+    assert 403 not in statuses
+    assert record_counts(db_path) != before  # games, players, challenges were made
+
+
+@pytest.mark.parametrize(
+    "content_type, data",
+    [
+        ("text/plain", '{"pegs": 4}'),
+        ("application/x-www-form-urlencoded", "pegs=4"),
+        ("multipart/form-data; boundary=x", "--x--"),
+        ("application/xml", "<game/>"),
+        ("text/plain", ""),
+    ],
+)
+def test_the_api_reads_json_only(client, db_path, content_type, data):
+    before = record_counts(db_path)
+    resp = client.post("/api/games", data=data, content_type=content_type)
+    assert resp.status_code == 415 and "application/json" in resp.get_json()["error"]
+    assert record_counts(db_path) == before
+    assert client.post("/api/games").status_code == 201  # no body, no type: the defaults
+
+
+@pytest.mark.parametrize(
+    "target, location",
+    [
+        ("/games", "/games"),
+        ("/solver/tree?pegs=3", "/solver/tree?pegs=3"),
+        ("//example.com", "/"),
+        ("/%09/example.com", "/%09/example.com"),  # encoded, it stays a path on this site
+        ("/\t/example.com", "/"),
+        ("/\\example.com", "/"),
+        ("https://example.com/", "/"),
+        ("javascript:alert(1)", "/"),
+        ("", "/"),
+    ],
+)
+def test_choices_return_only_to_this_site(client, target, location):
+    for path, field in (("/theme", {"theme": "dark"}), ("/language", {"language": "de"})):
+        resp = client.post(path, data={**field, "next": target})
+        assert resp.status_code == 303 and resp.headers["Location"] == location, (path, target)
+
+
+@pytest.mark.parametrize("target", ["/\r\nX-Injected: 1", "/%0d%0aX-Injected:1", "/\nx"])
+def test_a_line_break_in_a_return_address_is_a_400(client, target):
+    from urllib.parse import unquote
+
+    for path, field in (("/theme", {"theme": "dark"}), ("/language", {"language": "de"})):
+        resp = client.post(path, data={**field, "next": unquote(target)})
+        assert resp.status_code == 400 and "X-Injected" not in resp.headers, (path, target)
+        assert "Set-Cookie" not in resp.headers
+
+
+def test_links_are_never_built_from_a_strange_host(client, app):
+    with app.app_context():
+        game = store.create_game(GameSize(), 10)
+    assert client.get(f"/games/{game.id}", headers={"Host": "evil.example"}).status_code == 400
+    assert client.get("/me", headers={"Host": "evil.example"}).status_code == 400
+    page = client.get(f"/games/{game.id}").get_data(as_text=True)
+    assert "http://localhost/watch/" in page
+
+
+def test_links_use_the_public_url(db_config):
+    from webapp import create_app
+
+    app = create_app({**db_config, "TESTING": True, "PUBLIC_URL": "https://mastermind.example"})
+    try:
+        with app.app_context():
+            game = store.create_game(GameSize(), 10)
+        client = app.test_client()
+        page = client.get(f"/games/{game.id}", headers={"Host": "mastermind.example"}).get_data(as_text=True)
+        assert "https://mastermind.example/watch/" in page
+        assert client.get(f"/games/{game.id}", headers={"Host": "evil.example"}).status_code == 400
+        # The public origin is the only one whose forms are obeyed.
+        other = {"Origin": "http://localhost"}
+        assert client.post("/theme", data={"theme": "dark"}, headers=other).status_code == 403
+        own = {"Origin": "https://mastermind.example"}
+        assert client.post("/theme", data={"theme": "dark"}, headers=own).status_code == 303
+    finally:
+        app.extensions["jobs"].stop()
+        app.extensions["store"].close()
+
+
+@pytest.mark.parametrize("path", ["/daily/٣", "/daily/３", "/daily/1٣"])
+def test_day_numbers_are_ascii_digits(client, path):
+    assert client.get(path).status_code == 404

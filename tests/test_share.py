@@ -122,7 +122,7 @@ def test_share_text_of_a_win(app, client):
 @pytest.mark.parametrize(
     "url,words",
     [
-        ("/replay/4x6/{s}?g=112.3632", "A code has 4 colours"),
+        ("/replay/4x6/{s}?g=112.3632", "A code has 4 pegs"),
         ("/replay/4x6/{s}?g=1172.3632", "Colour 7 is not in this game"),
         ("/replay/7x6/{s}?g=1122", "Pegs must be from 2 to 6"),
         ("/replay/four/{s}?g=1122", "is not a game size"),

@@ -34,6 +34,14 @@ def create_app(config=None):
         # Behind a reverse proxy (nginx): how many proxies set X-Forwarded-For,
         # so rate limits count the client's own address. 0 trusts no header.
         PROXIES=0,
+        # The site's public address (https://mastermind.example): the links the
+        # app gives out and the origin its forms must come from. Unset, the
+        # request's own address, for a host in TRUSTED_HOSTS (this machine's
+        # names unless configured: a list, or a comma-separated TRUSTED_HOSTS).
+        PUBLIC_URL=os.environ.get("PUBLIC_URL") or None,
+        TRUSTED_HOSTS=[h.strip() for h in os.environ["TRUSTED_HOSTS"].split(",")]
+        if os.environ.get("TRUSTED_HOSTS")
+        else None,
         MAX_CONTENT_LENGTH=16 * 1024,
         MAX_FORM_MEMORY_SIZE=16 * 1024,
         # How much engine work one request may do, in (guess, code) pairs

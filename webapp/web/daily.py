@@ -22,6 +22,7 @@ from .helpers import (
     remember_player,
 )
 from .limits import creating
+from .links import external_url
 from .schemas import Daily, DailyGame, Stats, StatsQuery
 from .stats import player_stats
 
@@ -126,7 +127,7 @@ def play_json(body: Daily):
 def me():
     player = browser_player()
     stats = player_stats(player) if player else None
-    carry = url_for("daily.carry", token=player, _external=True) if player else None
+    carry = external_url("daily.carry", token=player) if player else None
     return render_template("me.html", stats=stats, carry=carry)
 
 

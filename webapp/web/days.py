@@ -13,7 +13,7 @@ import datetime as dt
 import hashlib
 import hmac
 
-from flask import current_app, url_for
+from flask import current_app
 from flask_babel import gettext
 
 from .. import store
@@ -21,6 +21,7 @@ from ..engine import Code
 from ..engine.codes import secret_indices
 from ..settings import BOARDS_BY_KEY, Board
 from .helpers import key_line
+from .links import external_url
 
 EPOCH = dt.date(2026, 1, 1)
 # The boards that have a daily puzzle, in the order the page shows them.
@@ -91,5 +92,5 @@ def share_text(game: store.Game, number: int, board_key: str, skill: int | None)
     lines += [key_line(m.reply, game.size.pegs) for m in game.moves]
     if skill is not None:
         lines.append(gettext("Skill %(skill)d/100", skill=skill))
-    lines.append(url_for("daily.day", number=number, _external=True))
+    lines.append(external_url("daily.day", number=number))
     return "\n".join(lines)

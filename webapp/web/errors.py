@@ -6,6 +6,7 @@ from __future__ import annotations
 from urllib.parse import quote
 
 from flask import jsonify, make_response, render_template, request
+from flask.globals import request_ctx
 from flask_babel import gettext, lazy_gettext
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
@@ -23,9 +24,13 @@ def wants_json() -> bool:
 
 
 def error_response(status: int, message: str):
-    """A JSON or HTML error with ``message`` and ``status``."""
+    """A JSON or HTML error with ``message`` and ``status``; plain text when
+    no page can be drawn (a ``Host`` header the app does not trust leaves it
+    no address to build links on)."""
     if wants_json():
         return make_response(jsonify(error=message), status)
+    if request_ctx.url_adapter is None:
+        return make_response((message, status, {"Content-Type": "text/plain; charset=utf-8"}))
     return make_response(render_template("error.html", status=status, message=message), status)
 
 

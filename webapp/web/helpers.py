@@ -11,7 +11,7 @@ import secrets
 import time
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 from flask import abort, current_app, g, render_template, request, url_for
 from flask_babel import format_decimal, get_locale, gettext, lazy_gettext, ngettext
@@ -94,10 +94,19 @@ def here_without_lang() -> str:
 
 
 def back_to(target: str | None) -> str:
-    """Where to return after choosing: a path on this site, else the home page."""
-    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
-        return target
-    return "/"
+    """Where to return after choosing (a form's ``next``): a path on this
+    site, else the home page. A line break in it is a 400: no answer
+    carries it into a header. Browsers drop tabs and line breaks from an
+    address (``/%09/example.com`` is ``//example.com``), so any space or
+    control character makes the target the home page."""
+    if not target:
+        return "/"
+    if "\r" in target or "\n" in target:
+        abort(400, gettext("That return address is not a path on this site."))
+    parts = urlsplit(target)
+    on_this_site = target.startswith("/") and not target.startswith("//") and not (parts.scheme or parts.netloc)
+    plain = "\\" not in target and all(c.isprintable() and not c.isspace() for c in target)
+    return target if on_this_site and plain else "/"
 
 
 def game_or_404(game_id: str) -> store.Game:

@@ -7,13 +7,23 @@ from __future__ import annotations
 import re
 from urllib.parse import urlencode
 
-from flask import url_for
+from flask import current_app, url_for
 
 from ..engine import Code, GameSize
 from ..engine.codes import conceal, format_history
 
 # A replay link without ``l`` is a game of this many guesses at most.
 DEFAULT_LIMIT = 10
+
+
+def external_url(endpoint: str, **values) -> str:
+    """An absolute link to give out (to paste in a chat, to scan): on the
+    configured ``PUBLIC_URL``, else on the request's own host (one that
+    ``TRUSTED_HOSTS`` admits), never on an arbitrary ``Host`` header."""
+    public = current_app.config.get("PUBLIC_URL")
+    if public:
+        return public.rstrip("/") + url_for(endpoint, **values)
+    return url_for(endpoint, _external=True, **values)
 
 
 def size_args(size: GameSize) -> dict:
@@ -95,7 +105,8 @@ def replay_url(
         args["l"] = limit
     if step is not None:
         args["step"] = step
-    return url_for("share.replay", size=size_slug(size), code=conceal(secret, size), _external=external, **args)
+    values = {"size": size_slug(size), "code": conceal(secret, size), **args}
+    return external_url("share.replay", **values) if external else url_for("share.replay", **values)
 
 
 def game_replay_url(game, external: bool = False) -> str | None:

@@ -31,7 +31,7 @@ from .helpers import (
     sweep_abandoned,
 )
 from .limits import creating
-from .links import classroom_url, game_replay_url
+from .links import classroom_url, external_url, game_replay_url
 from .words import error_words
 
 bp = Blueprint("play", __name__)
@@ -72,7 +72,7 @@ def board_context(game: store.Game, **extra) -> dict:
                 context["draft"] = str(hint["result"].guess)
         except (MastermindError, jobs.Busy) as exc:
             context["suggestion_error"] = error_words(exc)
-    context["watch_link"] = url_for("play.watch", token=store.watch_token(game.id), _external=True)
+    context["watch_link"] = external_url("play.watch", token=store.watch_token(game.id))
     context.update(extra)
     return context
 
@@ -93,7 +93,7 @@ def outcome_context(game: store.Game) -> dict:
     challenge = store.challenge_of(game.id)
     if daily is not None:  # everyone plays the same secret today: the replay would show it
         number, board = daily
-        link = url_for("daily.day", number=number, _external=True)
+        link = external_url("daily.day", number=number)
         context.update(share_context(game, link), share_label=gettext("Daily puzzle #%(number)d", number=number))
         skill = part.review["skill"] if part.review else None
         context["share_text"] = days.share_text(game, number, board, skill)
@@ -101,7 +101,7 @@ def outcome_context(game: store.Game) -> dict:
             "Daily puzzle #%(number)d: %(result)s", number=number, result=context["share_description"]
         )
     elif challenge is not None:  # friends play the same secret; the replay would show it
-        link = url_for("challenges.challenge", challenge_id=challenge, _external=True)
+        link = external_url("challenges.challenge", challenge_id=challenge)
         context.update(share_context(game, link), share_label=gettext("Challenge link"))
     else:
         context.update(

@@ -1,9 +1,31 @@
-"""Security headers on every answer (Flask-Talisman): a Content-Security-Policy
-that allows only the app's own scripts, styles and images, no framing,
-`nosniff`, and `Referrer-Policy: same-origin`. HTTPS is the proxy's job, so
-Talisman does not redirect to it here."""
+"""The doors: what every request meets before a view runs, and what every
+answer carries.
+
+- **Only the site acts for its visitors.** Every unsafe request (POST, PUT,
+  PATCH, DELETE) that a browser says came from another site is refused with
+  403 before anything is read, counted or stored: ``Sec-Fetch-Site`` first
+  (``cross-site`` or ``same-site``), then ``Origin`` (present, ``null``
+  included, and not this site's). A request with neither header (curl, a
+  script, an old browser) passes: no browser sends a cross-site form
+  without one of them. This is the check of Go's
+  ``net/http.CrossOriginProtection``; the player cookie is also
+  ``SameSite=Lax``. No per-form tokens are needed on top.
+- **JSON routes read JSON only**: an unsafe request under ``/api/`` with a
+  body of another type (what a cross-site form can send without asking
+  first) gets 415.
+- **The site's own address** is ``PUBLIC_URL`` when set; otherwise the
+  request's, and a ``Host`` header not in ``TRUSTED_HOSTS`` is refused
+  (Flask's own check), so no link the app gives out names another host.
+- **Headers on every answer** (Flask-Talisman): a Content-Security-Policy
+  that allows only the app's own scripts, styles and images, no framing,
+  ``nosniff``, and ``Referrer-Policy: same-origin``. HTTPS is the proxy's
+  job, so Talisman does not redirect to it here."""
 
 from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from werkzeug.routing import IntegerConverter
 
 CSP = {
     "default-src": "'self'",
@@ -41,9 +63,97 @@ class BoundedBody:
         return self.wsgi_app(environ, start_response)
 
 
+class AsciiNumber(IntegerConverter):
+    """``<int:…>`` in a route: ASCII digits only (Werkzeug's own takes any
+    Unicode digit, so ``/daily/٣٢٨`` would be day 328)."""
+
+    regex = r"[0-9]+"
+
+
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+# The hosts a request may name when PUBLIC_URL does not say: this machine.
+LOCAL_HOSTS = ["127.0.0.1", "localhost", "::1"]
+
+
+def site_origin(public_url: str | None, scheme: str, host: str) -> str:
+    """This site's origin (``scheme://host[:port]``): the public URL's, or
+    the request's.
+
+    >>> site_origin("https://mm.example/", "http", "127.0.0.1:8000")
+    'https://mm.example'
+    >>> site_origin(None, "http", "127.0.0.1:8000")
+    'http://127.0.0.1:8000'
+    """
+    if public_url:
+        parts = urlsplit(public_url)
+        return f"{parts.scheme}://{parts.netloc}"
+    return f"{scheme}://{host}"
+
+
+def from_another_site(fetch_site: str | None, origin: str | None, own: str) -> bool:
+    """Whether a browser says this request came from a page of another site.
+
+    >>> from_another_site("cross-site", None, "http://a.example")
+    True
+    >>> from_another_site("same-origin", "http://a.example", "http://a.example")
+    False
+    >>> from_another_site(None, "null", "http://a.example")
+    True
+    >>> from_another_site(None, None, "http://a.example")
+    False
+    """
+    if fetch_site in ("cross-site", "same-site"):
+        return True
+    return origin is not None and origin.rstrip("/") != own
+
+
+def trusted_hosts(config) -> list[str] | None:
+    """The hosts a request's ``Host`` header may name: the configured list,
+    else the public URL's host and this machine's names."""
+    if config.get("TRUSTED_HOSTS") is not None:
+        return config["TRUSTED_HOSTS"]
+    public = config.get("PUBLIC_URL")
+    return [urlsplit(public).hostname or ""] + LOCAL_HOSTS if public else LOCAL_HOSTS
+
+
 def init_app(app) -> None:
     from flask import abort, g, request
+    from flask_babel import gettext
     from flask_talisman import Talisman
+
+    from .errors import error_response
+
+    app.config["TRUSTED_HOSTS"] = trusted_hosts(app.config)
+    app.url_map.converters["int"] = AsciiNumber  # before any route is added
+
+    @app.before_request
+    def only_this_site():
+        """Registered first, so a refusal comes before anything is read or counted."""
+        if request.method not in UNSAFE_METHODS:
+            return None
+        own = site_origin(app.config.get("PUBLIC_URL"), request.scheme, request.host)
+        if from_another_site(request.headers.get("Sec-Fetch-Site"), request.headers.get("Origin"), own):
+            return error_response(
+                403,
+                gettext(
+                    "This request came from a page of another site, so nothing was done. "
+                    "To play, use the pages of this site."
+                ),
+            )
+        sent_body = request.content_length or request.headers.get("Transfer-Encoding")
+        if (
+            request.path.startswith("/api/")
+            and (sent_body or request.mimetype)
+            and request.mimetype != "application/json"
+        ):
+            return error_response(
+                415,
+                gettext(
+                    "This address reads a JSON object sent as application/json, not %(body)s.",
+                    body=request.mimetype or gettext("a body of no stated type"),
+                ),
+            )
+        return None
 
     app.wsgi_app = BoundedBody(app.wsgi_app, app.config["MAX_CONTENT_LENGTH"])
     proxies = int(app.config.get("PROXIES") or 0)

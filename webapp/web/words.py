@@ -293,7 +293,7 @@ ERRORS: dict[str, Callable[[dict], str]] = {
     "code-length": lambda d: (
         gettext("A code has %(pegs)d digits; '%(given)s' has %(length)d.", **d)
         if d.get("digits")
-        else gettext("A code has %(pegs)d colours; '%(given)s' has %(length)d.", **d)
+        else gettext("A code has %(pegs)d pegs; '%(given)s' has %(length)d.", **d)
     ),
     "code-colour-outside": lambda d: gettext(
         "Colour %(given)s is not in this game: use %(digits)s.", given=d["given"], digits=digit_range_words(d)
