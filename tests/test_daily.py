@@ -184,6 +184,28 @@ def test_the_private_link_carries_the_statistics(app, client):
     assert other.get("/me/carry/bad").status_code == 404
 
 
+def test_carrying_asks_before_putting_this_browsers_statistics_aside(app, client):
+    """A browser with statistics of its own is told what they are and asked;
+    replacing them keeps a way back, and the way back is a single button."""
+    start_daily(client)
+    theirs = client.get_cookie("player").value
+    other = app.test_client()
+    start_daily(other)
+    mine = other.get_cookie("player").value
+    page = other.get(f"/me/carry/{theirs}").get_data(as_text=True)
+    assert "This browser has statistics of its own" in page and "1 of today's puzzles still being played" in page
+    unasked = other.post("/me/carry", data={"token": theirs})  # a form without the answer to the question
+    assert unasked.status_code == 409 and other.get_cookie("player").value == mine
+    taken = other.post("/me/carry", data={"token": theirs, "replace": "1"})
+    assert taken.status_code == 303 and other.get_cookie("player").value == theirs
+    assert other.get_cookie("previous_player").value == mine
+    me = other.get("/me").get_data(as_text=True)
+    assert "Switch back to the earlier statistics" in me and f'value="{mine}"' in me
+    back = other.post("/me/carry", data={"token": mine, "replace": "1"})
+    assert back.status_code == 303 and other.get_cookie("player").value == mine
+    assert other.get_cookie("previous_player").value == theirs  # and forth again, if wanted
+
+
 def test_tokens_idle_for_a_year_are_let_go(app, client):
     game_id = start_daily(client)
     token = client.get_cookie("player").value

@@ -27,6 +27,8 @@ from .schemas import Daily, DailyGame, Stats, StatsQuery
 from .stats import player_stats
 
 bp = Blueprint("daily", __name__)
+# The token a carry link replaced, kept so the browser can switch back.
+PREVIOUS_COOKIE = "previous_player"
 api = Blueprint("daily_api", __name__, url_prefix="/api")
 
 
@@ -128,7 +130,9 @@ def me():
     player = browser_player()
     stats = player_stats(player) if player else None
     carry = external_url("daily.carry", token=player) if player else None
-    return render_template("me.html", stats=stats, carry=carry)
+    previous = request.cookies.get(PREVIOUS_COOKIE, "")
+    previous = previous if PLAYER_TOKEN.fullmatch(previous) and previous != player else None
+    return render_template("me.html", stats=stats, carry=carry, previous=held_by(previous) and previous)
 
 
 @api.get("/me/stats")
@@ -145,22 +149,51 @@ def stats_json(query: StatsQuery):
     return {"player": query.player, **player_stats(query.player)}
 
 
+def held_by(player: str | None) -> dict | None:
+    """What a browser's own token holds (finished games, daily puzzles,
+    today's puzzles still being played), or None when it holds nothing."""
+    if not player:
+        return None
+    games = store.finished_games(player)
+    held = {
+        "games": len(games),
+        "daily": sum(1 for g in games if g.daily is not None),
+        "playing": sum(1 for g in store.daily_games_of(player, days.today()).values() if not g.over),
+    }
+    return held if any(held.values()) else None
+
+
+def carry_page(token: str, status: int = 200):
+    mine = browser_player()
+    left_behind = held_by(mine) if mine != token else None
+    g.no_referrer = True  # the token stays off other sites' logs
+    return render_template("carry.html", token=token, same=token == mine, left_behind=left_behind), status
+
+
 @bp.get("/me/carry/<token>")
 def carry(token):
     """The private link that carries statistics to another browser: a
-    button, so that merely opening the link changes nothing."""
+    button, so that merely opening the link changes nothing; and when this
+    browser holds statistics of its own, it says what they are and asks."""
     if not PLAYER_TOKEN.fullmatch(token):
         abort(404)
-    g.no_referrer = True  # the token stays off other sites' logs
-    return render_template("carry.html", token=token, same=token == browser_player())
+    return carry_page(token)
 
 
 @bp.post("/me/carry")
 def carry_here():
+    """Use the statistics of ``token`` here. The browser's own token, if it
+    held anything, is kept in a second cookie: /me offers the way back."""
     token = request.form.get("token", "")
     if not PLAYER_TOKEN.fullmatch(token):
         abort(400, gettext("This link is not a statistics link: copy it again from the other browser."))
-    return remember_player(redirect(url_for("daily.me"), 303), token)
+    mine = browser_player()
+    if mine != token and held_by(mine) and request.form.get("replace") != "1":
+        return carry_page(token, 409)  # asked, not yet answered
+    response = remember_player(redirect(url_for("daily.me"), 303), token)
+    if mine and mine != token:
+        remember_player(response, mine, PREVIOUS_COOKIE)
+    return response
 
 
 bp.after_request(no_store)

@@ -308,10 +308,10 @@ def cookie_player() -> tuple[str, bool]:
     return player_token(raw if PLAYER_TOKEN.fullmatch(raw) else None)
 
 
-def remember_player(response, token: str):
+def remember_player(response, token: str, cookie: str = PLAYER_COOKIE):
     """Keep the player token in an HttpOnly, SameSite=Lax cookie for a year."""
     response.set_cookie(
-        PLAYER_COOKIE,
+        cookie,
         token,
         max_age=PLAYER_COOKIE_DAYS * 86400,
         httponly=True,

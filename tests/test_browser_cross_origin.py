@@ -1,0 +1,133 @@
+"""Another site's page, in Chromium, submitting every form of the app.
+
+The app is served on ``127.0.0.1``; the attacker's pages on ``localhost``,
+another site to the browser. Each attacker page submits one of the app's
+real forms (the same fields the app's own page sends) the moment it loads.
+Chromium sends them as it would for any visitor, with its own ``Origin``
+and ``Sec-Fetch-Site`` headers: nothing may change, and no cookie may be
+set. The same forms on the site itself still work, with and without
+JavaScript."""
+
+from __future__ import annotations
+
+import html
+import sqlite3
+import threading
+
+import pytest
+from playwright.sync_api import expect
+from werkzeug.serving import make_server
+from werkzeug.wrappers import Request, Response
+
+from webapp import store
+from webapp.engine import Code, GameSize
+
+ATTACKER_TOKEN = "attackerattackerattacker"
+
+
+class AttackerSite:
+    """Pages on ``http://localhost:<port>``: ``/<n>`` auto-submits form n."""
+
+    def __init__(self, forms: list[tuple[str, dict]]):
+        self.forms = forms
+        self.server = make_server("localhost", 0, self.wsgi, threaded=True)
+        self.url = f"http://localhost:{self.server.server_port}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    @Request.application
+    def wsgi(self, request: Request) -> Response:
+        action, fields = self.forms[int(request.path.strip("/"))]
+        inputs = "".join(
+            f'<input type="hidden" name="{html.escape(k)}" value="{html.escape(v)}">' for k, v in fields.items()
+        )
+        page = (
+            "<!doctype html><title>Win a prize</title>"
+            f'<form id="f" method="post" action="{html.escape(action)}">{inputs}</form>'
+            "<script>document.getElementById('f').submit()</script>"
+        )
+        return Response(page, mimetype="text/html")
+
+    def stop(self):
+        self.server.shutdown()
+        self.thread.join(5)
+
+
+def records(db_path: str) -> dict[str, int]:
+    with sqlite3.connect(db_path) as db:
+        tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return {t: db.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0] for t in tables}
+
+
+@pytest.fixture
+def targets(app, live_server):
+    """Every POST form of the pages, as the app's own page fills it in."""
+    size = GameSize()
+    with app.app_context():
+        game = store.create_game(size, 10, Code.parse("1234", size))
+        challenge = store.create_challenge(size, 10, Code.parse("1234", size))
+        maker = store.create_codemaker(size, "knuth")
+    base = live_server.url
+    forms = [
+        ("/me/carry", {"token": ATTACKER_TOKEN, "replace": "1"}),
+        ("/daily", {"board": "classic"}),
+        ("/games", {"preset": "classic"}),
+        ("/games", {"pegs": "4", "colors": "6", "max_guesses": "10"}),
+        (f"/games/{game.id}/guesses", {"guess": "1122", "move": "1"}),
+        (f"/games/{game.id}/suggestion", {"strategy": "knuth"}),
+        (f"/games/{game.id}/counter", {"show": "1"}),
+        (f"/c/{challenge.id}/games", {"name": "Victim"}),
+        ("/challenges", {"pegs": "4", "colors": "6", "max_guesses": "10", "secret": "1234"}),
+        ("/codemaker", {"pegs": "4", "colors": "6", "strategy": "knuth"}),
+        (f"/codemaker/{maker.id}/feedback", {"black": "0", "white": "0", "move": "1"}),
+        (f"/codemaker/{maker.id}/undo", {"move": "1"}),
+        ("/solver/classroom", {"pegs": "4", "colors": "6", "strategy": "knuth", "source": "random"}),
+        ("/theme", {"theme": "dark", "next": "/"}),
+        ("/language", {"language": "de", "next": "/"}),
+        ("/api/games", {"pegs": "4"}),
+    ]
+    pages = {r.endpoint for r in app.url_map.iter_rules() if "POST" in r.methods and not r.rule.startswith("/api/")}
+    adapter = app.url_map.bind("localhost")
+    covered = {adapter.match(path, method="POST")[0] for path, _ in forms}
+    assert pages <= covered, pages - covered  # a new form joins this list
+    return [(base + path, fields) for path, fields in forms]
+
+
+def test_another_sites_page_changes_nothing(browser, live_server, db_path, targets):
+    attacker = AttackerSite(targets)
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(live_server.url + "/daily")  # the visitor plays today's puzzle: a player cookie of their own
+        page.get_by_role("button", name="Play Mastermind #").first.click()
+        page.wait_for_url("**/games/*")
+        own = {c["name"]: c["value"] for c in context.cookies(live_server.url)}
+        assert "player" in own
+        before = records(db_path)
+        for number, (action, _) in enumerate(targets):
+            with page.expect_navigation(url=action):
+                page.goto(f"{attacker.url}/{number}")
+            assert "another site" in page.content(), action
+            assert {c["name"]: c["value"] for c in context.cookies(live_server.url)} == own, action
+        assert records(db_path) == before
+    finally:
+        context.close()
+        attacker.stop()
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_the_sites_own_forms_still_work(browser, live_server, javascript):
+    context = browser.new_context(java_script_enabled=javascript)
+    page = context.new_page()
+    page.goto(live_server.url + "/")
+    page.get_by_role("button", name="Dark theme").click()
+    page.wait_for_load_state()
+    assert page.locator("html").get_attribute("data-theme") == "dark"
+    page.get_by_role("button", name="Classic").click()
+    page.wait_for_url("**/games/*")
+    page.locator("#guess-input").fill("1122")
+    page.get_by_role("button", name="Guess", exact=True).click()  # htmx swaps the row in with JavaScript on
+    expect(page.locator("ol.rows > li.row")).to_have_count(1)
+    expect(page.locator("ol.rows > li.row").first).to_have_attribute("data-guess", "1122")
+    assert "another site" not in page.content()
+    context.close()
