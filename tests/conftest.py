@@ -97,7 +97,14 @@ def db_config(request, backend, db_path):
 def app(db_config):
     # Tests create games far faster than any player: a generous limit here;
     # test_limits.py checks the real one.
-    app = create_app({**db_config, "TESTING": True, "CREATE_RATE_LIMIT": "5000 per minute"})
+    app = create_app(
+        {
+            **db_config,
+            "TESTING": True,
+            "CREATE_RATE_LIMIT": "5000 per minute",
+            "JOBS_START_RATE_LIMIT": "5000 per minute",
+        }
+    )
     yield app
     app.extensions["jobs"].stop()  # the embedded job consumer's threads
     app.extensions["store"].close()  # PostgreSQL's connection pool

@@ -196,6 +196,7 @@ def test_job_cap_holds_under_concurrent_requests(db_config):
     def ask(i):
         pegs, colors = sizes[i]
         client = apps[i % 2].test_client()
+        client.environ_base["REMOTE_ADDR"] = f"192.0.2.{i + 1}"  # eight visitors: the total cap is what holds
         start.wait()
         statuses.append(client.get(f"/api/solver/compare?pegs={pegs}&colors={colors}").status_code)
 
@@ -208,3 +209,49 @@ def test_job_cap_holds_under_concurrent_requests(db_config):
     assert len([r for r in job_row(apps[0], "compare") if r["status"] == "queued"]) == 3
     for app in apps:
         app.extensions["jobs"].stop()
+
+
+SIZES = [(4, 7), (4, 8), (5, 5), (5, 6), (5, 7)]
+
+
+def visitor(app, address: str):
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = address
+    return client
+
+
+def compare_url(pegs: int, colors: int) -> str:
+    return f"/api/solver/compare?pegs={pegs}&colors={colors}"
+
+
+def test_one_client_cannot_take_every_slot(db_config):
+    """A client flooding the queue holds all but one slot; a second client
+    still gets one; a job already queued is never refused, whoever asks."""
+    app = make_app(db_config, JOBS_CONSUMER="none", JOBS_MAX=3, JOBS_RETRY_AFTER=9)
+    flood, other = visitor(app, "192.0.2.10"), visitor(app, "192.0.2.20")
+    answers = [flood.get(compare_url(*size)).status_code for size in SIZES]
+    assert answers == [202, 202, 503, 503, 503]
+    refused = flood.get(compare_url(*SIZES[2]))
+    assert refused.headers["Retry-After"] == "9" and "as many long computations" in refused.get_json()["error"]
+    assert other.get(compare_url(*SIZES[2])).status_code == 202  # the slot the flood could not take
+    assert other.get(compare_url(*SIZES[0])).status_code == 202  # started by the flood: shared, not refused
+    full = other.get(compare_url(*SIZES[3]))
+    assert full.status_code == 503 and "busy with other long computations" in full.get_json()["error"]
+    queued = [r for r in job_row(app, "compare") if r["status"] == "queued"]
+    assert sorted(r["client"] for r in queued) == ["192.0.2.10", "192.0.2.10", "192.0.2.20"]
+    app.extensions["jobs"].stop()
+
+
+def test_starting_jobs_is_rate_limited_per_client(db_config):
+    """Only starts count: asking again for a job, running or done, never
+    does, and another client has a count of its own."""
+    app = make_app(db_config, JOBS_CONSUMER="none", JOBS_MAX=100, JOBS_START_RATE_LIMIT="2 per minute")
+    one, two = visitor(app, "192.0.2.30"), visitor(app, "192.0.2.40")
+    assert [one.get(compare_url(*size)).status_code for size in SIZES[:2]] == [202, 202]
+    assert [one.get(compare_url(*size)).status_code for size in SIZES[:2] * 3] == [202] * 6  # the same jobs
+    third = one.get(compare_url(*SIZES[2]))
+    assert third.status_code == 503 and "wait a minute" in third.get_json()["error"]
+    assert 0 < int(third.headers["Retry-After"]) <= 60
+    assert two.get(compare_url(*SIZES[2])).status_code == 202
+    assert len(job_row(app, "compare")) == 3
+    app.extensions["jobs"].stop()

@@ -261,3 +261,26 @@ def test_every_secret_index_is_reviewable_on_a_tiny_board():
         assert move.exact
         firsts.add(move.best_total)
     assert len(firsts) == 1
+
+
+def test_a_move_beyond_the_small_searchs_reach_is_estimated(monkeypatch):
+    """A position of 20 codes on a board of 46,656 guesses (6 pegs, 6
+    colours, a distinct secret) is out of the small search's reach: past
+    its budget of pairs the move is estimated, and the review ends."""
+    from webapp.engine import review as engine_review
+    from webapp.engine.codes import reveal
+    from webapp.engine.strategies import Budget, TooSlow
+
+    size = GameSize(6, 6, distinct=True)
+    secret = reveal("ckjm", size)
+    history = [(g, feedback(g, secret)) for g in (Code.parse(t, size) for t in ("415236", "342561"))]
+    guess = Code.parse("632541", size)
+    cands = candidates(size, history)
+    assert len(cands) <= engine_review.SMALL_EXACT_CODES  # small enough to be searched exactly, in principle
+    work = Budget(100_000)
+    with pytest.raises(TooSlow):
+        engine_review.SmallSolver(size).total(cands.astype("int64"), 0, work=work)
+    assert work.spent <= 100_000
+    monkeypatch.setattr(engine_review, "SMALL_EXACT_PAIRS", 100_000)
+    move = engine_review.review_move(size, tuple(history), guess, feedback(guess, secret))
+    assert not move.exact and move.expected_total >= move.best_total >= move.candidates

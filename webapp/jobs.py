@@ -12,6 +12,13 @@ A running job beats every ``JOBS_HEARTBEAT`` seconds; one whose heartbeat is
 older than ``JOBS_STALE_SECONDS`` (its process died) is queued again by the
 next request that asks for it. At most ``JOBS_MAX`` jobs are queued or
 running at once; beyond that :class:`Busy` (a 503 with ``Retry-After``).
+
+Fair shares: one client (its address, behind the configured proxies) may
+hold at most ``JOBS_PER_CLIENT`` of those slots, all but one by default, so
+a client asking for many computations at once cannot take them all; and it
+may start at most ``JOBS_START_RATE_LIMIT`` new jobs (counted where the
+rate limits count, so across workers and servers). A job already stored or
+running is never refused: only starting a new one is limited.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app
+from flask import current_app, has_request_context, request
 
 from . import store
 from .engine.codes import MastermindError
@@ -35,6 +42,10 @@ DEFAULTS = {
     "JOBS_CONSUMER": "embedded",
     "JOBS_WORKERS": 2,  # consumer threads per app process
     "JOBS_MAX": 3,  # jobs queued or running at once, across every process
+    # Of those, how many one client may hold (None: all but one of JOBS_MAX).
+    "JOBS_PER_CLIENT": None,
+    # New jobs one client may start (a window of Flask-Limiter's notation).
+    "JOBS_START_RATE_LIMIT": "20 per minute;200 per hour",
     "JOBS_HEARTBEAT": 1.0,
     "JOBS_STALE_SECONDS": 20.0,
     "JOBS_RETRY_AFTER": 15,
@@ -46,14 +57,14 @@ DEFAULTS = {
 
 
 class Busy(Exception):
-    """Too many jobs are running: come back in ``retry_after`` seconds."""
+    """Too many jobs are running (``fact`` says whose): come back in
+    ``retry_after`` seconds."""
 
-    fact = "server-busy"
     details: dict = {}
 
-    def __init__(self, retry_after: int):
-        super().__init__(self.fact)
-        self.retry_after = retry_after
+    def __init__(self, retry_after: int, fact: str = "server-busy"):
+        super().__init__(fact)
+        self.retry_after, self.fact = retry_after, fact
 
 
 @dataclass(frozen=True)
@@ -163,9 +174,19 @@ def get(kind: str, params: dict) -> Job:
         result = KINDS[kind].compute(params, lambda fraction: None)
         store.finish_job(key, kind, json.dumps(params), json.dumps(result), time.time())
         return _stored(key)
+    client = request.remote_addr if has_request_context() else None
+    starts = current_app.extensions["jobs"].starts
+    if client is not None and starts is not None and not starts.allows(client):
+        raise Busy(starts.retry_after(client), "client-starts")
+    most = config("JOBS_MAX")
+    share = config("JOBS_PER_CLIENT") or max(1, most - 1)
     try:
-        if store.admit_job(key, kind, json.dumps(params, sort_keys=True), now, stale_before, config("JOBS_MAX")):
+        if store.admit_job(key, kind, json.dumps(params, sort_keys=True), now, stale_before, most, client, share):
             _enqueue(key)
+            if client is not None and starts is not None:
+                starts.count(client)
+    except store.ClientJobsFull:
+        raise Busy(config("JOBS_RETRY_AFTER"), "client-busy") from None
     except store.JobsFull:
         raise Busy(config("JOBS_RETRY_AFTER")) from None
     return _stored(key)
@@ -214,20 +235,19 @@ def run(app, key: str) -> None:
     kind, params = KINDS[row["kind"]], json.loads(row["params"])
     started = time.time()
     stop = threading.Event()
-    latest: list = [None, None]  # fraction, eta
+    latest: list = [None, None, started]  # fraction, seconds left then, when it was said
 
     def beat():
         with app.app_context():
             while not stop.wait(heartbeat):
-                store.beat_job(key, time.time(), latest[0], latest[1])
+                store.beat_job(key, time.time(), latest[0], time_left(latest, time.time()))
 
     def progress(fraction):
         if fraction is None:
             return
-        fraction = min(max(float(fraction), 0.0), 1.0)
-        elapsed = time.time() - started
-        latest[0] = fraction
-        latest[1] = elapsed * (1 - fraction) / fraction if fraction > 0 else None
+        fraction = max(min(max(float(fraction), 0.0), 1.0), latest[0] or 0.0)  # never backwards
+        now = time.time()
+        latest[:] = [fraction, (now - started) * (1 - fraction) / fraction if fraction > 0 else None, now]
 
     beater = threading.Thread(target=beat, name=f"heartbeat {key[:40]}", daemon=True)
     beater.start()
@@ -244,6 +264,40 @@ def run(app, key: str) -> None:
     stop.set()
     beater.join()
     store.finish_job(key, row["kind"], row["params"], json.dumps(result), time.time())
+
+
+class Starts:
+    """How many jobs each client may start: the app's rate-limit storage and
+    a ``limits`` window, given by the web layer (``web.limits``)."""
+
+    def __init__(self, strategy, items):
+        self.strategy, self.items = strategy, items
+
+    def allows(self, client: str) -> bool:
+        return all(self.strategy.test(item, "job-start", client) for item in self.items)
+
+    def count(self, client: str) -> None:
+        for item in self.items:
+            self.strategy.hit(item, "job-start", client)
+
+    def retry_after(self, client: str) -> int:
+        resets = [self.strategy.get_window_stats(item, "job-start", client).reset_time for item in self.items]
+        return max(1, int(max(resets) - time.time()) + 1)
+
+
+def time_left(latest: list, now: float) -> float | None:
+    """The seconds a job has left, as its progress said them, counted down
+    since; None (not known) once that time is up and the job has not said
+    more: a long step is not nearly done.
+
+    >>> time_left([0.5, 10.0, 100.0], 104.0), time_left([0.5, 10.0, 100.0], 111.0)
+    (6.0, None)
+    """
+    fraction, left, said = latest
+    if fraction is None or left is None:
+        return None
+    remaining = left - (now - said)
+    return remaining if remaining > 0 else None
 
 
 class Jobs:
@@ -270,6 +324,7 @@ class Jobs:
             path = app.config.get("JOBS_QUEUE") or os.path.join(folder, "jobs-queue.sqlite3")
             self.huey = SqliteHuey(name=name, filename=path, results=False)
         self.consumer = None
+        self.starts: Starts | None = None  # the web layer's count of job starts per client
 
         @self.huey.task(name="run_job")
         def run_job(key):

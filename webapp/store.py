@@ -158,6 +158,8 @@ ALTER TABLE challenges ADD COLUMN distinct_guesses INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE codemaker_games ADD COLUMN distinct_guesses INTEGER NOT NULL DEFAULT 0;
 """,
     ),
+    # The client (address) that started a job, for its share of the slots.
+    (7, "ALTER TABLE jobs ADD COLUMN client TEXT;"),
 )
 
 
@@ -648,24 +650,43 @@ class JobsFull(Exception):
     """As many jobs as allowed are queued or running already."""
 
 
-def admit_job(key: str, kind: str, params: str, now: float, fresh_after: float, most: int) -> bool:
+class ClientJobsFull(JobsFull):
+    """As many jobs as one client may hold are queued or running for it."""
+
+
+def admit_job(
+    key: str,
+    kind: str,
+    params: str,
+    now: float,
+    fresh_after: float,
+    most: int,
+    client: str | None = None,
+    client_most: int | None = None,
+) -> bool:
     """Add a queued job unless ``most`` jobs (queued or running, heartbeat
-    newer than ``fresh_after``) are active already (:class:`JobsFull`).
-    False when a job with that key exists. The count and the insert happen
-    under one lock (the gate row), so concurrent requests, on one server or
-    several, never admit more than ``most``."""
+    newer than ``fresh_after``) are active already (:class:`JobsFull`), or
+    ``client_most`` of them were started by ``client``
+    (:class:`ClientJobsFull`). False when a job with that key exists. The
+    counts and the insert happen under one lock (the gate row), so
+    concurrent requests, on one server or several, never admit more."""
+    active_since = "status IN (?, ?) AND heartbeat >= ?"
     with transaction() as db:
         db.execute("SELECT id FROM job_gate WHERE id = 1" + backend().for_update)
         if db.execute("SELECT 1 FROM jobs WHERE key = ?", (key,)).fetchone() is not None:
             return False
-        active = db.execute(
-            "SELECT COUNT(*) FROM jobs WHERE status IN (?, ?) AND heartbeat >= ?", (QUEUED, RUNNING, fresh_after)
-        ).fetchone()[0]
-        if int(active) >= most:
+        active = db.execute(f"SELECT COUNT(*) FROM jobs WHERE {active_since}", (QUEUED, RUNNING, fresh_after))
+        if int(active.fetchone()[0]) >= most:
             raise JobsFull()
+        if client is not None and client_most is not None:
+            mine = db.execute(
+                f"SELECT COUNT(*) FROM jobs WHERE {active_since} AND client = ?", (QUEUED, RUNNING, fresh_after, client)
+            )
+            if int(mine.fetchone()[0]) >= client_most:
+                raise ClientJobsFull()
         db.execute(
-            "INSERT INTO jobs (key, kind, params, status, created_at, heartbeat) VALUES (?, ?, ?, ?, ?, ?)",
-            (key, kind, params, QUEUED, now, now),
+            "INSERT INTO jobs (key, kind, params, status, created_at, heartbeat, client) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (key, kind, params, QUEUED, now, now, client),
         )
     return True
 

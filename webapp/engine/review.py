@@ -47,7 +47,7 @@ from .optimal import (
     shared_solver,
     shipped_choices,
 )
-from .strategies import colors_mask, played_mask, pool_of
+from .strategies import Budget, TooSlow, colors_mask, played_mask, pool_of
 from .tables import feedback_table
 
 # Every position of a board with at most this many codes is reviewed exactly
@@ -59,6 +59,10 @@ EXACT_POSITION_CODES = 1000
 # On any board, positions with at most this many codes are solved exactly by
 # a small search over every code as a guess.
 SMALL_EXACT_CODES = 30
+# The small search may score at most this many (guess, code) pairs for one
+# position (about ten seconds here): on a board of many codes (6 pegs, 6
+# colours) even 20 codes can be out of its reach, and that move is estimated.
+SMALL_EXACT_PAIRS = 50_000_000
 # A best guess that could be the secret is looked for among the candidates
 # of positions with at most this many codes.
 CANDIDATE_CHECK_CODES = 200
@@ -278,9 +282,13 @@ class SmallSolver:
         self.lbtab, _ = bounds_tables(SMALL_EXACT_CODES + 1, self.table.replies - 1)
         self.memo: dict[bytes, tuple[int, int]] = {}
 
-    def total(self, cands: Array, played: int, bound: int = 1 << 40) -> tuple[int, int]:
+    def total(self, cands: Array, played: int, bound: int = 1 << 40, work: Budget | None = None) -> tuple[int, int]:
         """(optimal total, a guess reaching it) for ``cands``; a total at or
-        above ``bound`` only says it is at least that much."""
+        above ``bound`` only says it is at least that much. Every position
+        scored counts its pairs against ``work`` (``SMALL_EXACT_PAIRS`` for
+        one call by default): past it, :class:`TooSlow`, and what was solved
+        exactly on the way stays remembered."""
+        work = Budget(SMALL_EXACT_PAIRS) if work is None else work
         n = int(cands.shape[0])
         if n <= 2:
             return 2 * n - 1, int(cands[0])
@@ -288,6 +296,7 @@ class SmallSolver:
         if key in self.memo:
             return self.memo[key]
         pool = pool_of(self.size, played)
+        work.spend(len(pool) * n, TooSlow("small-search-too-long", codes=n, most=SMALL_EXACT_PAIRS))
         rows = np.ascontiguousarray(self.table.rows(pool, cands), dtype=np.int8)
         _, first = np.unique(rows.view(np.dtype((np.void, n))).ravel(), return_index=True)
         solved = self.size.solved
@@ -309,7 +318,7 @@ class SmallSolver:
             played_next = played | colors_mask(self.size, guess)
             for members in sorted((cands[row == v] for v in np.unique(row) if v != solved), key=len):
                 least = int(self.lbtab[members.shape[0]])
-                value, _ = self.total(members, played_next, best - running + least)
+                value, _ = self.total(members, played_next, best - running + least, work)
                 running += value - least
                 if running >= best:
                     break
@@ -349,15 +358,18 @@ class Values:
             self.solver is not None and (self.size.n_codes <= EXACT_BOARD_CODES or n <= EXACT_POSITION_CODES)
         )
 
-    def best(self, cands: Array, played: int, depth: int, group: Array | None) -> tuple[int, int]:
-        """(V total, an optimal guess) of a position the caller knows is within reach."""
+    def best(
+        self, cands: Array, played: int, depth: int, group: Array | None, work: Budget | None = None
+    ) -> tuple[int, int]:
+        """(V total, an optimal guess) of a position the caller knows is within
+        reach (the small search's pairs counted against ``work``)."""
         n = int(cands.shape[0])
         if n <= 2:
             return 2 * n - 1, int(cands[0])
         if self.tree is not None and (hit := self.tree.get(set_key(cands))) is not None:
             return hit
         if self.solver is None:
-            return self.small.total(cands, played)
+            return self.small.total(cands, played, work=work)
         from .search_kernels import position_key, table_get
 
         solver = self.solver
@@ -370,7 +382,14 @@ class Values:
         return int(total), guess
 
     def of_guess(
-        self, guess: int, cands: Array, played: int, depth: int, group: Array | None, bound: float = float("inf")
+        self,
+        guess: int,
+        cands: Array,
+        played: int,
+        depth: int,
+        group: Array | None,
+        bound: float = float("inf"),
+        work: Budget | None = None,
     ) -> float:
         """n × E of ``guess`` (exactly, or at least ``bound`` once it reaches it)."""
         n = int(cands.shape[0])
@@ -385,10 +404,10 @@ class Values:
         classes = sorted((cands[replies == r] for r in np.unique(replies) if r != self.size.solved), key=len)
         if len(classes) == 1 and classes[0].shape[0] == n:
             # The guess learns nothing: E = 1 + V of the same position.
-            return n + self.best(cands, played_next, depth + 1, child)[0]
+            return n + self.best(cands, played_next, depth + 1, child, work)[0]
         running = n
         for members in classes:
-            running += self.best(members, played_next, depth + 1, child)[0]
+            running += self.best(members, played_next, depth + 1, child, work)[0]
             if running >= bound:
                 return running
         return running
@@ -465,6 +484,35 @@ def luck_of(counts: np.ndarray, reply: int, solved: int) -> int | None:
     return round(100 * (worse + same / 2) / n)
 
 
+def exact_move(
+    size: GameSize, values: Values, history: History, cands: Array, guess: Code, reply: Feedback, luck: int | None
+) -> MoveReview:
+    """A move measured exactly: V of the position and E of the guess, within
+    one budget of ``SMALL_EXACT_PAIRS`` for every small search they need
+    (:class:`TooSlow` past it)."""
+    work = Budget(SMALL_EXACT_PAIRS)
+    n = int(cands.shape[0])
+    played = played_mask(size, history)
+    depth = len(history) + 1
+    g = guess.index(size)
+    group = values.group(history)
+    best_total, best_guess = values.best(cands, played, depth, group, work)
+    mine = best_total if g == best_guess else values.of_guess(g, cands, played, depth, group, work=work)
+    if not np.isin(best_guess, cands) and values.searchable(n) and n <= CANDIDATE_CHECK_CODES:
+        # Prefer a best guess that could be the secret.
+        for c in cands:
+            if int(c) == best_guess:
+                continue
+            if values.of_guess(int(c), cands, played, depth, group, bound=best_total + 1, work=work) == best_total:
+                best_guess = int(c)
+                break
+    if mine <= best_total and (np.isin(g, cands) or not np.isin(best_guess, cands)):
+        best_guess = g  # the player's own guess is as good, and as likely to be the secret
+    return MoveReview(
+        depth, guess, reply, n, float(mine), float(best_total), Code.from_index(best_guess, size), luck, True
+    )
+
+
 def review_move(
     size: GameSize,
     history: History,
@@ -486,22 +534,10 @@ def review_move(
     luck = luck_of(counts, reply.encode(size.pegs), size.solved)
     in_tree = values.tree.get(set_key(cands)) if values.tree is not None else None
     if values.searchable(n) or (in_tree is not None and in_tree[1] == g):
-        group = values.group(history)
-        best_total, best_guess = values.best(cands, played, depth, group)
-        mine = best_total if g == best_guess else values.of_guess(g, cands, played, depth, group)
-        if not np.isin(best_guess, cands) and values.searchable(n) and n <= CANDIDATE_CHECK_CODES:
-            # Prefer a best guess that could be the secret.
-            for c in cands:
-                if int(c) == best_guess:
-                    continue
-                if values.of_guess(int(c), cands, played, depth, group, bound=best_total + 1) == best_total:
-                    best_guess = int(c)
-                    break
-        if mine <= best_total and (np.isin(g, cands) or not np.isin(best_guess, cands)):
-            best_guess = g  # the player's own guess is as good, and as likely to be the secret
-        return MoveReview(
-            depth, guess, reply, n, float(mine), float(best_total), Code.from_index(best_guess, size), luck, True
-        )
+        try:
+            return exact_move(size, values, history, cands, guess, reply, luck)
+        except TooSlow:  # beyond the small search's reach on this board: estimated below
+            pass
     known = values.known.get(set_key(cands)) if values.known is not None else None
     if known is not None:
         total, tree_guess = known

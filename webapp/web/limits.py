@@ -19,9 +19,11 @@ import time
 from flask import current_app
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+from limits import parse_many
 from limits.storage import Storage
 
 from .. import store
+from ..jobs import Starts
 
 limiter = Limiter(key_func=get_remote_address)
 
@@ -78,3 +80,4 @@ def init_app(app) -> None:
     for name, value in DEFAULTS.items():
         app.config.setdefault(name, value)
     limiter.init_app(app)
+    app.extensions["jobs"].starts = Starts(limiter.limiter, parse_many(app.config["JOBS_START_RATE_LIMIT"]))

@@ -355,6 +355,10 @@ ERRORS: dict[str, Callable[[dict], str]] = {
         guesses=_n(d["guesses"]),
     ),
     "ranking-too-slow": lambda d: gettext("Too many guesses to rank here: make another guess first."),
+    "small-search-too-long": lambda d: gettext(
+        "A position of %(codes)s codes on this board is beyond the exact search's reach here: it is estimated.",
+        codes=_n(d["codes"]),
+    ),
     "too-large-to-search": lambda d: gettext(
         "%(size)s has %(codes)s codes; the exact optimum is computed here for up to %(most)s codes, or "
         "%(most_distinct)s guesses of different colours.",
@@ -375,6 +379,13 @@ ERRORS: dict[str, Callable[[dict], str]] = {
         "Answer %(given)d is not the last one (that is answer %(last)d): reload the page.", **d
     ),
     "server-busy": lambda d: gettext("The server is busy with other long computations: try again in a moment."),
+    "client-busy": lambda d: gettext(
+        "You already have as many long computations running as one visitor may: this one starts when one of "
+        "them ends. Try again in a moment."
+    ),
+    "client-starts": lambda d: gettext(
+        "You have started many long computations just now: wait a minute before starting another."
+    ),
     "optimal-not-here": lambda d: gettext(
         "Optimal play is shipped for the preset sizes and computed on demand up to %(most)s codes; %(size)s "
         "has %(codes)s. Try `mastermind optimal` for sizes up to %(most_search)s codes, or another strategy.",
