@@ -97,6 +97,11 @@ def main(argv=None):
         action="store_true",
         help="only the slow-client run: 50 trickling connections against gunicorn, then nginx",
     )
+    parser.add_argument(
+        "--fairness",
+        action="store_true",
+        help="only the fairness run: one client floods the job slots, another asks for lines",
+    )
     parser.add_argument("--players", type=int, default=32, help="players in the load and scale runs (32)")
     parser.add_argument(
         "--peer", metavar="MMSTRAT", help="side by side with this mmstrat binary, whole process (see peer.py)"
@@ -114,6 +119,11 @@ def main(argv=None):
         from .peer import main as peer_main
 
         peer_main(args.peer, slow=args.slow, only=args.only, threads=args.threads)
+        return
+    if args.fairness:
+        from .fairness import main as fairness_main
+
+        fairness_main()
         return
     if args.worker_memory:
         from .worker_memory import main as worker_memory_main

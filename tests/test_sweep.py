@@ -79,6 +79,7 @@ def sweep_app(tmp_path_factory):
             "CREATE_RATE_LIMIT": "1000000 per minute",
             "JOBS_CONSUMER": "none",
             "JOBS_MAX": 1_000_000,
+            "JOBS_START_RATE_LIMIT": "1000000 per minute",
             "WARM_UP": True,
         }
     )
