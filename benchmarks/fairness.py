@@ -1,9 +1,11 @@
 """Fair shares of the background slots, on real gunicorn (4 workers, as
-``make serve``): one client floods the server with review links of random
-Super Mastermind games (each would start a job), from four connections at
-once; meanwhile a second client asks for 5×6 and 5×7 optimal-game lines,
-one request a second and a half. Printed: how often the second client was
-served (not 503) and what the flood got back.
+``make serve``): one client floods the server from four connections at once
+with links that each start a long job (review links of random Super
+Mastermind games, comparisons of every strategy on large sizes); meanwhile
+a second client asks for 5×6 and 5×7 optimal-game lines against the deepest
+adversary, each a background job of its own, one request a second and a
+half. Printed, with the shares on and off: how often the second client was
+admitted (answered, or its job queued: not 503), and what the flood got.
 
 The two clients are told apart as they would be behind nginx: the app trusts
 one proxy (``PROXIES=1``) and each client sends its own ``X-Forwarded-For``.
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import http.client
 import random
+import sqlite3
 import tempfile
 import threading
 import time
@@ -38,6 +41,18 @@ def review_link(rng: random.Random) -> str:
     return f"/replay/5x8/{conceal(secret, size)}/review?g={'.'.join(guesses)}"
 
 
+# Sizes whose comparison takes a while: each link a new, long job.
+LONG_SIZES = [(5, 7), (5, 8), (6, 5), (6, 6), (4, 10), (6, 4), (5, 6), (4, 9), (6, 6, 1), (5, 8, 1), (5, 9, 1)]
+LINE_STRATEGIES = ("knuth", "entropy", "minimax-lex", "irving", "most-parts", "widedev", "longrect", "simple")
+
+
+def flood_link(rng: random.Random) -> str:
+    if rng.random() < 0.5:
+        return review_link(rng)
+    pegs, colors, *distinct = rng.choice(LONG_SIZES)
+    return f"/solver/compare?pegs={pegs}&colors={colors}" + ("&distinct=1" if distinct else "")
+
+
 def ask(port: int, path: str, address: str) -> int:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     try:
@@ -51,9 +66,23 @@ def ask(port: int, path: str, address: str) -> int:
         conn.close()
 
 
-def main(seconds: float = SECONDS) -> dict:
+# The shares as shipped, and none at all (every slot and any number of starts
+# for anyone), for the figure beside them.
+SCENARIOS = {
+    "shares on (the defaults)": {},
+    "shares off": {"JOBS_PER_CLIENT": 3, "JOBS_START_RATE_LIMIT": "1000000 per minute"},
+}
+
+
+def jobs_by_client(database: str) -> dict:
+    with sqlite3.connect(database) as db:
+        rows = db.execute("SELECT client, COUNT(*) FROM jobs WHERE client IS NOT NULL GROUP BY client").fetchall()
+    return dict(rows)
+
+
+def run(seconds: float, extra: dict) -> dict:
     database = tempfile.mktemp(suffix=".sqlite3", prefix="fairness-")
-    config = {"PROXIES": 1, "JOBS_CONSUMER": "embedded"}
+    config = {"PROXIES": 1, "JOBS_CONSUMER": "embedded", **extra}
     flood: Counter = Counter()
     served: Counter = Counter()
     stop = threading.Event()
@@ -62,7 +91,7 @@ def main(seconds: float = SECONDS) -> dict:
         def flooding(seed: int) -> None:
             rng = random.Random(seed)
             while not stop.is_set():
-                flood[ask(port, review_link(rng), "198.51.100.7")] += 1
+                flood[ask(port, flood_link(rng), "198.51.100.7")] += 1
 
         threads = [threading.Thread(target=flooding, args=(i,), daemon=True) for i in range(FLOOD_CONNECTIONS)]
         for thread in threads:
@@ -70,16 +99,27 @@ def main(seconds: float = SECONDS) -> dict:
         time.sleep(2.0)  # the flood has taken what it can
         pause = (seconds - 2.0) / SECOND_CLIENT_TRIES
         for i in range(SECOND_CLIENT_TRIES):
-            colors = 6 if i % 2 == 0 else 7
-            served[ask(port, f"/api/solver/optimal-game?pegs=5&colors={colors}", "203.0.113.9")] += 1
+            colors, strategy = 6 + i % 2, LINE_STRATEGIES[i // 2 % len(LINE_STRATEGIES)]
+            line = f"/api/solver/optimal-game?pegs=5&colors={colors}&strategy={strategy}&adversary=deepest"
+            served[ask(port, line, "203.0.113.9")] += 1
             time.sleep(pause)
         stop.set()
         for thread in threads:
             thread.join(35)
+        started = jobs_by_client(database)
     ok = sum(n for status, n in served.items() if status not in (0, 503))
-    print(f"second client: {ok} of {SECOND_CLIENT_TRIES} served ({dict(sorted(served.items()))})")
-    print(f"flood: {sum(flood.values())} requests, by status {dict(sorted(flood.items()))}")
-    return {"served": ok, "tries": SECOND_CLIENT_TRIES, "second": dict(served), "flood": dict(flood)}
+    return {"served": ok, "second": dict(sorted(served.items())), "flood": dict(sorted(flood.items())), "jobs": started}
+
+
+def main(seconds: float = SECONDS) -> dict:
+    results = {}
+    for name, extra in SCENARIOS.items():
+        r = results[name] = run(seconds, extra)
+        print(f"{name}:")
+        print(f"  second client: {r['served']} of {SECOND_CLIENT_TRIES} served, by status {r['second']}")
+        flooded = sum(r["flood"].values())
+        print(f"  flood: {flooded} review links, by status {r['flood']}; jobs started, by client: {r['jobs']}")
+    return results
 
 
 if __name__ == "__main__":
