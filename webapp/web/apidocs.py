@@ -80,7 +80,14 @@ RESPONSES = {
         "TooLarge",
         error("The request body is larger than the server accepts (16 KB unless configured otherwise)."),
     ),
-    414: ("UriTooLong", error("The address is longer than the server reads.")),
+    # Answered by the web server (gunicorn, nginx) before the app: a short HTML page.
+    414: (
+        "UriTooLong",
+        {
+            "description": "The address is longer than the server reads (answered by the web server itself).",
+            "content": {"text/html": {"schema": {"type": "string"}}},
+        },
+    ),
     415: ("UnsupportedMediaType", error("The body is not JSON (send it as application/json).")),
     422: (
         "Unprocessable",
