@@ -115,6 +115,26 @@ def test_another_sites_page_changes_nothing(browser, live_server, db_path, targe
         attacker.stop()
 
 
+def test_the_statistics_link_works_from_its_own_page(browser, live_server):
+    """The carry page sends no referrer (its address holds a token), so its
+    form posts ``Origin: null``; Chromium's ``Sec-Fetch-Site: same-origin``
+    is what lets it through."""
+    first = browser.new_context()
+    page = first.new_page()
+    page.goto(live_server.url + "/daily")
+    page.get_by_role("button", name="Play Mastermind #").first.click()
+    page.wait_for_url("**/games/*")
+    token = {c["name"]: c["value"] for c in first.cookies(live_server.url)}["player"]
+    second = browser.new_context()
+    other = second.new_page()
+    other.goto(f"{live_server.url}/me/carry/{token}")
+    other.get_by_role("button", name="Use these statistics here").click()
+    other.wait_for_url("**/me")
+    assert {c["name"]: c["value"] for c in second.cookies(live_server.url)}["player"] == token
+    first.close()
+    second.close()
+
+
 @pytest.mark.parametrize("javascript", [True, False])
 def test_the_sites_own_forms_still_work(browser, live_server, javascript):
     context = browser.new_context(java_script_enabled=javascript)

@@ -172,10 +172,15 @@ UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
 HOSTILE = [
     {"Sec-Fetch-Site": "cross-site", "Origin": "http://attacker.example"},
     {"Sec-Fetch-Site": "same-site", "Origin": "http://sub.localhost"},
+    {"Sec-Fetch-Site": "cross-site", "Origin": "http://localhost"},  # the browser's word outranks Origin
     {"Origin": "http://attacker.example"},
     {"Origin": "null"},  # a sandboxed frame
 ]
-FRIENDLY = [{"Sec-Fetch-Site": "same-origin", "Origin": "http://localhost"}, {}]
+FRIENDLY = [
+    {"Sec-Fetch-Site": "same-origin", "Origin": "http://localhost"},
+    {"Sec-Fetch-Site": "same-origin", "Origin": "null"},  # a no-referrer page posting to its own site
+    {},
+]
 
 
 def record_counts(db_path: str) -> dict[str, int]:
@@ -212,7 +217,9 @@ def unsafe_requests(app):
     return found
 
 
-@pytest.mark.parametrize("headers", HOSTILE, ids=["cross-site", "same-site", "other-origin", "null-origin"])
+@pytest.mark.parametrize(
+    "headers", HOSTILE, ids=["cross-site", "same-site", "cross-site-own-origin", "other-origin", "null-origin"]
+)
 def test_another_site_can_change_nothing(client, unsafe_requests, db_path, headers):
     """Each unsafe route refuses what another site's page sends: 403, no
     cookie, and not a row stored (rate-limit counters included)."""
@@ -226,7 +233,7 @@ def test_another_site_can_change_nothing(client, unsafe_requests, db_path, heade
     assert record_counts(db_path) == before
 
 
-@pytest.mark.parametrize("headers", FRIENDLY, ids=["same-origin", "no-headers"])
+@pytest.mark.parametrize("headers", FRIENDLY, ids=["same-origin", "same-origin-no-referrer", "no-headers"])
 def test_this_site_and_scripts_still_act(client, unsafe_requests, db_path, headers):
     before = record_counts(db_path)
     statuses = [

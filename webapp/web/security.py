@@ -3,11 +3,11 @@ answer carries.
 
 - **Only the site acts for its visitors.** Every unsafe request (POST, PUT,
   PATCH, DELETE) that a browser says came from another site is refused with
-  403 before anything is read, counted or stored: ``Sec-Fetch-Site`` first
-  (``cross-site`` or ``same-site``), then ``Origin`` (present, ``null``
-  included, and not this site's). A request with neither header (curl, a
-  script, an old browser) passes: no browser sends a cross-site form
-  without one of them. This is the check of Go's
+  403 before anything is read, counted or stored: by ``Sec-Fetch-Site`` when
+  the browser sends it (anything but ``same-origin`` or ``none``), else by
+  ``Origin`` (present, ``null`` included, and not this site's). A request
+  with neither header (curl, a script) passes: no browser sends a
+  cross-site form without one of them. This is the check of Go's
   ``net/http.CrossOriginProtection``; the player cookie is also
   ``SameSite=Lax``. No per-form tokens are needed on top.
 - **JSON routes read JSON only**: an unsafe request under ``/api/`` with a
@@ -91,19 +91,24 @@ def site_origin(public_url: str | None, scheme: str, host: str) -> str:
 
 
 def from_another_site(fetch_site: str | None, origin: str | None, own: str) -> bool:
-    """Whether a browser says this request came from a page of another site.
+    """Whether a browser says this request came from a page of another site:
+    by ``Sec-Fetch-Site`` when it sends one, else by ``Origin`` (a page with
+    ``Referrer-Policy: no-referrer`` posts ``Origin: null`` to its own site,
+    and ``Sec-Fetch-Site: same-origin`` says so).
 
     >>> from_another_site("cross-site", None, "http://a.example")
     True
-    >>> from_another_site("same-origin", "http://a.example", "http://a.example")
+    >>> from_another_site("same-origin", "null", "http://a.example")
     False
     >>> from_another_site(None, "null", "http://a.example")
     True
+    >>> from_another_site(None, "http://a.example", "http://a.example")
+    False
     >>> from_another_site(None, None, "http://a.example")
     False
     """
-    if fetch_site in ("cross-site", "same-site"):
-        return True
+    if fetch_site is not None:
+        return fetch_site not in ("same-origin", "none")
     return origin is not None and origin.rstrip("/") != own
 
 
