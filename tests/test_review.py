@@ -284,3 +284,24 @@ def test_a_move_beyond_the_small_searchs_reach_is_estimated(monkeypatch):
     monkeypatch.setattr(engine_review, "SMALL_EXACT_PAIRS", 100_000)
     move = engine_review.review_move(size, tuple(history), guess, feedback(guess, secret))
     assert not move.exact and move.expected_total >= move.best_total >= move.candidates
+
+
+def test_an_exact_search_past_its_bound_is_estimated_and_leaves_no_false_bound(monkeypatch):
+    """Past ``EXACT_SEARCH_NODES`` positions the search gives up: the move is
+    estimated, and the shared solver forgets what the cut-short search
+    stored, so the next review of that move is exact and right."""
+    from webapp.engine import review as engine_review
+    from webapp.engine.optimal import OptimalSolver
+
+    size = GameSize(3, 5)
+    guess = Code.parse("123", size)
+    secret = Code.parse("451", size)
+    reply = feedback(guess, secret)
+    monkeypatch.setattr(engine_review, "EXACT_SEARCH_NODES", 5)
+    values = engine_review.Values(size)
+    cut_short = engine_review.review_move(size, (), guess, reply, values)
+    assert not cut_short.exact
+    monkeypatch.setattr(engine_review, "EXACT_SEARCH_NODES", 10_000_000)
+    exact = engine_review.review_move(size, (), guess, reply, values)
+    solver = OptimalSolver(size, None)
+    assert exact.exact and exact.best_total == solver.total()

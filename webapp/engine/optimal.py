@@ -43,7 +43,7 @@ import numpy as np
 from cachetools import LRUCache
 
 from .codes import JSON, Array, GameSize, SizeError, code_digits, guess_indices, secret_indices
-from .strategies import Strategy, StrategyError, pool_of, register
+from .strategies import Strategy, StrategyError, TooSlow, pool_of, register
 from .tables import feedback_table
 
 # The search's transposition table (``search_kernels.new_table``).
@@ -56,6 +56,8 @@ STATS = ("nodes", "guesses scored", "guesses expanded", "table hits", "closed-fo
 # scores every guess the rules allow: it is offered up to this many guesses
 # (Bulls and Cows has 5,040) on boards of up to this many codes (4 × 10).
 MAX_OPTIMAL_CODES = 4096
+# A search given no bound on the positions it visits.
+NO_WORK_LIMIT = 2**62
 MAX_OPTIMAL_GUESSES = 5040
 MAX_MATRIX_CODES = 10_000
 
@@ -187,7 +189,15 @@ class OptimalSolver:
         return limit - depth + 1
 
     def _search(
-        self, cands: Array, played: int, depth_left: int, bound: int, group: Array, table: Table, stats: Array
+        self,
+        cands: Array,
+        played: int,
+        depth_left: int,
+        bound: int,
+        group: Array,
+        table: Table,
+        stats: Array,
+        work_limit: int = NO_WORK_LIMIT,
     ) -> int:
         """The compiled search from one position, with the given tables and counters."""
         from .search_kernels import solve
@@ -215,13 +225,25 @@ class OptimalSolver:
                 stats,
                 self.digits,
                 group,
+                work_limit,
             )
         )
 
-    def _run(self, cands: Array, played: int, depth_left: int, bound: int = INF, group: Array | None = None) -> int:
+    def _run(
+        self,
+        cands: Array,
+        played: int,
+        depth_left: int,
+        bound: int = INF,
+        group: Array | None = None,
+        nodes: int | None = None,
+    ) -> int:
         """The search from one position; ``group``: the symmetries that fix its
-        history (none known by default)."""
-        return self._search(
+        history (none known by default). With ``nodes``, the search visits at
+        most that many positions: past them it forgets what it stored (the
+        table would hold bounds it never proved) and raises :class:`TooSlow`."""
+        limit = NO_WORK_LIMIT if nodes is None else int(self.stats[0]) + nodes
+        total = self._search(
             cands,
             played,
             depth_left,
@@ -229,7 +251,12 @@ class OptimalSolver:
             self.no_symmetry if group is None else group,
             self.table_t,
             self.stats,
+            limit,
         )
+        if self.stats[0] > limit:
+            self.table_t = _table(self.size)
+            raise TooSlow("exact-search-too-long", codes=int(cands.shape[0]), most=nodes)
+        return total
 
     def total(
         self,

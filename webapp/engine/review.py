@@ -63,6 +63,9 @@ SMALL_EXACT_CODES = 30
 # position (about ten seconds here): on a board of many codes (6 pegs, 6
 # colours) even 20 codes can be out of its reach, and that move is estimated.
 SMALL_EXACT_PAIRS = 50_000_000
+# The exact search may visit at most this many positions for one reviewed
+# position (about a minute here); past them that move is estimated.
+EXACT_SEARCH_NODES = 4_000_000
 # A best guess that could be the secret is looked for among the candidates
 # of positions with at most this many codes.
 CANDIDATE_CHECK_CODES = 200
@@ -375,7 +378,7 @@ class Values:
         solver = self.solver
         with _solvers_lock:
             depth_left = solver.depth_left(depth)
-            total = solver._run(cands, played, depth_left, group=group)
+            total = solver._run(cands, played, depth_left, group=group, nodes=EXACT_SEARCH_NODES)
             key = int(position_key(np.ascontiguousarray(cands, dtype=np.int64), solver.zobrist, depth_left))
             guess = int(table_get(solver.table_t, key))
             solver.bound_memory()

@@ -318,14 +318,19 @@ def solve(
     stats: Array,
     digits: Array,
     group: Array,
+    work_limit: int,
 ) -> int:
     """Fewest total guesses to find every code in ``cands`` (ascending) with
     ``depth_left`` guesses at most. A result below ``bound`` is exact; one at
     or above it only says the total is at least that. ``group`` holds the
     symmetries that fix the guesses played (see :func:`child_group`); only
-    the smallest guess of each set they make alike is scored."""
+    the smallest guess of each set they make alike is scored. Past
+    ``work_limit`` nodes (counted in ``stats[0]``) every node answers INF at
+    once: the caller must then discard the result and the table."""
     n = cands.shape[0]
     stats[0] += 1
+    if stats[0] > work_limit:
+        return INF
     if depth_left <= 0:
         return INF
     if n == 1:
@@ -481,6 +486,7 @@ def solve(
                 stats,
                 digits,
                 next_group,
+                work_limit,
             )
             running += value - lbtab[k]
             if running >= best:

@@ -355,6 +355,10 @@ ERRORS: dict[str, Callable[[dict], str]] = {
         guesses=_n(d["guesses"]),
     ),
     "ranking-too-slow": lambda d: gettext("Too many guesses to rank here: make another guess first."),
+    "exact-search-too-long": lambda d: gettext(
+        "A position of %(codes)s codes is beyond the exact search's reach here: it is estimated.",
+        codes=_n(d["codes"]),
+    ),
     "small-search-too-long": lambda d: gettext(
         "A position of %(codes)s codes on this board is beyond the exact search's reach here: it is estimated.",
         codes=_n(d["codes"]),
