@@ -197,9 +197,7 @@ def test_the_api_reviews_a_finished_game_only(client, app, backend):
     assert "6543" not in early.get_data(as_text=True)
     play_rest = client.post(f"/api/games/{game_id}/guesses", json={"guess": "6543", "move": 2})
     assert play_rest.status_code == 200
-    waiting = client.get(f"/api/games/{game_id}/review")
-    assert waiting.status_code == 202 and waiting.get_json()["status"] == "queued"
-    done = review_of(client, app, game_id)
+    done = client.get(f"/api/games/{game_id}/review")  # the classic board: reviewed at once
     assert done.status_code == 200
     body = done.get_json()
     assert body["exact"] is True and [m["guess"] for m in body["moves"]] == ["1123", "6543"]
@@ -235,6 +233,17 @@ def test_the_board_the_replay_and_the_challenge_show_the_same_review(client, app
     assert results["players"][0]["skill"] == review["skill"]
     page = client.get(made["results_page"]).get_data(as_text=True)
     assert f'<td class="skill">{review["skill"]}</td>' in page
+
+
+def test_a_classic_review_is_on_the_page_at_once_a_larger_board_waits(client, app):
+    """The classic board is reviewed by the request itself, whatever was
+    played (no "waiting" first); a board of 3,125 codes is a job."""
+    game_id = play(client, app, CLASSIC, "6543", ["1111", "2222", "6543"])
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert 'data-skill="' in page and page.count('class="rating"') == 3
+    assert "Waiting for a free worker" not in page
+    larger = play(client, app, GameSize(5, 5), "12345", ["11111", "12345"])
+    assert client.get(f"/api/games/{larger}/review").status_code == 202
 
 
 def test_a_bad_review_link_is_a_clear_400(client):
