@@ -117,13 +117,13 @@ class Player:
             self.errors += 1
         return resp.status, data
 
-    def play_game(self, stop: float) -> None:
+    def play_game(self, stop: float, until: threading.Event | None = None) -> None:
         status, data = self.request("POST", "/api/games", json.dumps({}), {"Content-Type": "application/json"})
         if status != 201:
             return
         game = json.loads(data)["id"]
         for move in range(1, 11):
-            if time.time() > stop:
+            if time.time() > stop or (until is not None and until.is_set()):
                 return
             guess = "".join(str(self.rng.randint(1, 6)) for _ in range(4))
             if self.htmx:
@@ -153,17 +153,25 @@ class Player:
             if black == 4:
                 return
 
-    def run(self, stop: float) -> None:
-        while time.time() < stop:
-            self.play_game(stop)
+    def run(self, stop: float, until: threading.Event | None = None) -> None:
+        while time.time() < stop and not (until is not None and until.is_set()):
+            self.play_game(stop, until)
 
 
-def load(port: int | list[int], players: int, seconds: float, htmx_share: float = 0.5) -> dict:
+def load(
+    port: int | list[int],
+    players: int,
+    seconds: float,
+    htmx_share: float = 0.5,
+    until: threading.Event | None = None,
+) -> dict:
     """``players`` threads play until ``seconds`` have passed (on each of the
-    servers in turn when ``port`` is a list)."""
+    servers in turn when ``port`` is a list), or until ``until`` is set: a
+    test stops the load at a state it waits for, and ``seconds`` only bounds
+    a test gone wrong."""
     crowd = [Player(port, htmx=i < players * htmx_share, seed=i) for i in range(players)]
     stop = time.time() + seconds
-    threads = [threading.Thread(target=p.run, args=(stop,)) for p in crowd]
+    threads = [threading.Thread(target=p.run, args=(stop, until)) for p in crowd]
     started = time.perf_counter()
     for t in threads:
         t.start()

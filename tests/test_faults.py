@@ -36,17 +36,38 @@ def stored_guesses(database: str, at_least: int) -> int:
     raise AssertionError(f"the load stored fewer than {at_least} guesses in a minute")
 
 
+def replaced(master: int, victim: int, workers: int) -> None:
+    """Wait until the master has replaced ``victim`` (``workers`` again, the
+    victim not among them)."""
+    deadline = time.time() + 60  # bounds a broken test only
+    while time.time() < deadline:
+        now = children(master)
+        if victim not in now and len(now) == workers:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"worker {victim} was not replaced: {children(master)}")
+
+
 def test_worker_killed_mid_load(tmp_path):
+    """The load plays until the test stops it, at states it waits for: guesses
+    stored before the kill, the worker replaced, more guesses stored after.
+    "Mid load" holds on any machine, however many guesses a second it plays."""
     database = str(tmp_path / "games.sqlite3")
     with gunicorn(database, workers=2) as (port, master):
-        result = {}
-        runner = threading.Thread(target=lambda: result.update(load(port, players=8, seconds=6)))
+        result, enough = {}, threading.Event()
+        runner = threading.Thread(
+            target=lambda: result.update(load(port, players=8, seconds=600, until=enough))  # seconds: a broken test
+        )
         runner.start()
-        stored = stored_guesses(database, at_least=40)  # the load is under way: a state, not a moment
-        victim = children(master.pid)[0]
-        os.kill(victim, signal.SIGKILL)
-        runner.join()
-        assert victim not in children(master.pid)  # replaced by a new worker
+        try:
+            stored = stored_guesses(database, at_least=40)  # the load is under way: a state, not a moment
+            victim = children(master.pid)[0]
+            os.kill(victim, signal.SIGKILL)
+            replaced(master.pid, victim, workers=2)
+            stored_guesses(database, at_least=stored + 40)  # and it goes on after the kill
+        finally:
+            enough.set()
+            runner.join()
     check = verify(database, result["acks"])
     assert check["acknowledged"] >= stored
     assert (check["missing"], check["duplicated"], check["wrong"]) == (0, 0, 0)
@@ -54,20 +75,27 @@ def test_worker_killed_mid_load(tmp_path):
 
 def post(port, path, body, headers):
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-    started = time.perf_counter()
     conn.request("POST", path, body, headers)
     resp = conn.getresponse()
-    resp.read()
-    return resp.status, time.perf_counter() - started
+    return resp.status, resp.read().decode()
+
+
+def hint_jobs(database: str) -> list[tuple]:
+    """The stored hint jobs: (status, started_at, result) each."""
+    import sqlite3
+
+    with sqlite3.connect(database, timeout=5) as db:
+        return db.execute("SELECT status, started_at, result FROM jobs WHERE kind = 'hint'").fetchall()
 
 
 def test_expensive_hints_do_not_hold_the_site(tmp_path):
     """Optimal hints off the shipped tree run in the background: the requests
-    asking for them answer at once, a few at a time beyond which the answer is
-    503, and other players keep being served. No consumer takes the jobs, so
-    they are all still waiting when the later requests come, however fast
-    the machine (with one, a fast machine finished them first and no 503
-    came)."""
+    asking for them answer without the search (each with its job still
+    queued, never started), a few at a time beyond which the answer is 503,
+    and other players keep being served while those jobs wait. No consumer
+    takes the jobs, so they are all still waiting when the later requests
+    come, however fast the machine (with one, a fast machine finished them
+    first and no 503 came); no assertion is about how long anything took."""
     database = str(tmp_path / "games.sqlite3")
     with gunicorn(database, workers=2, config={"JOBS_MAX": 3, "JOBS_CONSUMER": "none"}) as (port, _):
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
@@ -82,16 +110,19 @@ def test_expensive_hints_do_not_hold_the_site(tmp_path):
             games.append(game)
         form = {"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true"}
         hints = [post(port, f"/games/{g}/suggestion", urlencode({"strategy": "optimal"}), form) for g in games]
-        assert all(seconds < 1.5 for _, seconds in hints), hints
         statuses = [status for status, _ in hints]
-        assert statuses.count(503) >= 1 and set(statuses) <= {200, 503}
-        # Meanwhile, other players are served as usual.
-        times = []
+        assert statuses.count(200) >= 1 and statuses.count(503) >= 1 and set(statuses) <= {200, 503}
+        # The answers came while the search had not run: each 200 shows its
+        # job waiting, and no process started one (a hint worked out in the
+        # request would be stored done, with its result).
+        assert all('data-job-status="queued"' in body for status, body in hints if status == 200), statuses
+        waiting = [("queued", None, None)] * statuses.count(200)
+        assert hint_jobs(database) == waiting
+        # Meanwhile, other players are served as usual, the jobs still waiting.
         for _ in range(10):
-            status, seconds = post(port, "/api/games", json.dumps({}), {"Content-Type": "application/json"})
+            status, _ = post(port, "/api/games", json.dumps({}), {"Content-Type": "application/json"})
             assert status == 201
-            times.append(seconds)
-        assert max(times) < 1.0, times
+        assert hint_jobs(database) == waiting
 
 
 def answers(port: int) -> bool:
