@@ -2,13 +2,14 @@
 
 A review is named by the game alone (size, secret, guesses), so a board, its
 replay link on any server and a challenge's results share one computation:
-the background job ``review``, or the request itself when every move is
-quick or already known. Each move is kept by its position (the job
+the background job ``review``, or the request itself on a board it reviews
+at once or when every move is quick or already known. Each move is kept by its position (the job
 ``review-move``), so a popular first guess is worked out once.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from flask import url_for
@@ -138,21 +139,26 @@ def classroom_links(size: GameSize, review: dict) -> list[str]:
     return out
 
 
-# The chart: E and V move by move.
-CHART_HEIGHT, CHART_LEFT, CHART_BOTTOM, CHART_TOP = 220, 44, 36, 16
-# Room per move (the chart is as wide as its moves need, within bounds).
-CHART_STEP, CHART_MIN_WIDTH, CHART_MAX_WIDTH = 56, 220, 560
+# The chart: E and V move by move, drawn in a box of CHART_WIDTH by
+# CHART_HEIGHT units that the page scales to its column (about 360 pixels on
+# a phone, at most 480 on a desktop): every move stays in view, and the 12-unit
+# labels read at 11 to 15 pixels.
+CHART_WIDTH, CHART_HEIGHT, CHART_LEFT, CHART_RIGHT, CHART_BOTTOM, CHART_TOP = 400, 220, 44, 12, 36, 16
+# Move numbers closer than this (in units) would run into one another: past
+# it only every second (third, ...) move is numbered.
+CHART_LABEL_STEP = 20
 
 
 def chart(review: dict) -> dict:
     """Points of the E-and-V chart (an SVG the template draws)."""
     moves = review["moves"]
-    width = max(CHART_MIN_WIDTH, min(CHART_MAX_WIDTH, CHART_LEFT + 16 + CHART_STEP * len(moves)))
+    width = CHART_WIDTH
     top = max([m["expected"] for m in moves] + [1.0])
     top = float(int(top) + 1)
-    inner_w = width - CHART_LEFT - 16
+    inner_w = width - CHART_LEFT - CHART_RIGHT
     inner_h = CHART_HEIGHT - CHART_BOTTOM - CHART_TOP
     step = inner_w / max(len(moves), 1)
+    every = max(1, math.ceil(CHART_LABEL_STEP / step))
 
     def x(i: int) -> float:
         return round(CHART_LEFT + step * (i + 0.5), 1)
@@ -170,6 +176,7 @@ def chart(review: dict) -> dict:
             "expected": m["expected"],
             "best": m["best_expected"],
             "rating": m["rating"],
+            "labelled": i % every == 0,
         }
         for i, m in enumerate(moves)
     ]
@@ -179,10 +186,10 @@ def chart(review: dict) -> dict:
         "left": CHART_LEFT,
         "base": CHART_HEIGHT - CHART_BOTTOM,
         "top": CHART_TOP,
-        "right": width - 16,
+        "right": width - CHART_RIGHT,
         "ticks": ticks,
         "points": points,
-        "bar": round(min(step * 0.3, 18), 1),
+        "bar": round(min(step * 0.4, 18), 1),
         "e_line": " ".join(f"{p['x']},{p['e']}" for p in points),
         "v_line": " ".join(f"{p['x']},{p['v']}" for p in points),
     }
