@@ -14,7 +14,7 @@ PORT ?= 5000
 
 TRANSLATIONS := webapp/translations
 
-.PHONY: run test lint chromium servers bench serve lock clean messages update-messages compile-messages
+.PHONY: run test lint chromium servers bench serve upgrade lock clean messages update-messages compile-messages
 
 # The app alone for `make run` and `make serve`; the test tools too for `make test`.
 # Both install exactly the versions (and files, by hash) in requirements/,
@@ -47,14 +47,19 @@ lock:
 		--strip-extras --allow-unsafe --no-emit-index-url --no-emit-find-links $(if $(UPGRADE),--upgrade) \
 		-c $(TEST_LOCK) -o $(APP_LOCK) pyproject.toml
 
-run: $(STAMP) compile-messages
+run: $(STAMP) compile-messages upgrade
 	$(BIN)/flask --app webapp run --host $(HOST) --port $(PORT)
+
+# Bring the database (DATABASE_URL, or the SQLite file in instance/) up to
+# this release's schema: the Alembic revisions it has not had. Back it up first.
+upgrade: $(STAMP)
+	$(BIN)/flask --app webapp db upgrade
 
 # Production-style: gunicorn, four worker processes of four threads each
 # sharing one SQLite file. A thread waits on a slow client until its request
 # is complete, and a few slow clients stall a worker: facing the internet, this
 # sits behind nginx (deploy/nginx.conf), which reads whole requests first.
-serve: $(STAMP) compile-messages
+serve: $(STAMP) compile-messages upgrade
 	$(BIN)/gunicorn --workers 4 --worker-class gthread --threads 4 --bind $(HOST):$(PORT) 'webapp:create_app()'
 
 # Browser tests use Debian's Chromium; install it when it is missing.

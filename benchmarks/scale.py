@@ -20,6 +20,8 @@ import contextlib
 import tempfile
 from pathlib import Path
 
+import sqlalchemy
+
 from .load import gunicorn, load, verify
 from .servers import postgresql, redis
 
@@ -37,24 +39,13 @@ def round_trips(database_url: str | None, folder: str) -> dict[str, int]:
         "CREATE_RATE_LIMIT": "1000 per minute",
     }
     app = create_app(config)
-    backend = app.extensions["store"]
+    database = app.extensions["store"]
     counted = {"n": 0}
 
-    class Counting:
-        def __init__(self, db):
-            self.db = db
+    def statement(*_args):
+        counted["n"] += 1
 
-        def execute(self, *args):
-            counted["n"] += 1
-            return self.db.execute(*args)
-
-        def executemany(self, *args):
-            counted["n"] += 1
-            return self.db.executemany(*args)
-
-    connect, release = backend.connect, backend.release
-    backend.connect = lambda read_only=False: Counting(connect(read_only))
-    backend.release = lambda db: release(db.db)
+    sqlalchemy.event.listen(database.engine, "before_cursor_execute", statement)
     client = app.test_client()
     trips = {}
 
@@ -76,7 +67,7 @@ def round_trips(database_url: str | None, folder: str) -> dict[str, int]:
         method=client.post,
     )
     count("board page", f"/games/{game['id']}", method=client.get)
-    backend.close()
+    database.close()
     return trips
 
 

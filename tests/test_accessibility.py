@@ -7,6 +7,7 @@ from axe_playwright_python.sync_playwright import Axe
 
 from webapp import store
 from webapp.engine import Code, GameSize
+from webapp.web.helpers import play_guess
 
 TAGS = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
 
@@ -16,10 +17,10 @@ def pages(app, client):
     size = GameSize()
     with app.app_context():
         playing = store.create_game(size, 10, Code.parse("3632", size))
-        store.add_guess(playing.id, Code.parse("1122", size))
+        play_guess(playing.id, Code.parse("1122", size))
         won = store.create_game(size, 10, Code.parse("3632", size))
         for guess in ("1122", "3632"):
-            store.add_guess(won.id, Code.parse(guess, size))
+            play_guess(won.id, Code.parse(guess, size))
         watch = store.watch_token(playing.id)
     challenge = client.post("/api/challenges", json={"secret": "1234"}).get_json()
     codemaker = client.post("/api/codemaker", json={}).get_json()

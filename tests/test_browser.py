@@ -7,6 +7,7 @@ from playwright.sync_api import expect
 
 from webapp import store
 from webapp.engine import Code, GameSize, candidates, feedback
+from webapp.web.helpers import play_guess
 
 SHOTS = Path(__file__).resolve().parent.parent / "test-results"
 
@@ -300,7 +301,7 @@ def test_boards_fit_a_phone(browser, live_server, app, pegs, colors):
     with app.app_context():
         game = store.create_game(GameSize(pegs, colors), 10)
         for guess in wrong_guesses(str(game.secret), colors, pegs, 3):
-            store.add_guess(game.id, Code.parse(guess, GameSize(pegs, colors)))
+            play_guess(game.id, Code.parse(guess, GameSize(pegs, colors)))
     page.goto(f"{live_server.url}/games/{game.id}")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     size = page.locator(".palette button").first.bounding_box()

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
+from records import sql
 
-from webapp import create_app, store
+from webapp import create_app
 from webapp.engine import GameSize, best_guess
 from webapp.engine.codes import parse_history
 from webapp.web.solver.compare import compared
@@ -32,7 +33,7 @@ def shot(page, name, full_page=True):
 
 def jobs_of(app):
     with app.app_context():
-        return [dict(r) for r in store.get_db().execute("SELECT key, status, attempts FROM jobs")]
+        return [dict(r) for r in sql("SELECT key, status, attempts FROM jobs").mappings()]
 
 
 def test_comparison_progress_then_table(page, live_server, app):

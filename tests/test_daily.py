@@ -8,6 +8,7 @@ import re
 import time
 
 import pytest
+from records import sql
 
 from webapp import create_app, store
 from webapp.engine import Code
@@ -141,7 +142,7 @@ def test_statistics_after_three_games(app, client):
         else:  # ...these two are taken as played on their own days
             with app.app_context():
                 when = time.time() - (today - number) * 86400
-                store.get_db().execute("UPDATE games SET created_at = ? WHERE id = ?", (when, game_id))
+                sql("UPDATE games SET created_at = :t WHERE id = :g", t=when, g=game_id)
     token = client.get_cookie("player").value
     lost = client.post("/games", data={"preset": "classic"}).headers["Location"].rsplit("/", 1)[1]
     wrong = "1111" if str(secret_of(app, lost)) != "1111" else "2222"
@@ -152,7 +153,7 @@ def test_statistics_after_three_games(app, client):
     assert stats["played"] == 4 and stats["won"] == 3 and stats["win_rate"] == 75 and stats["lost"] == 1
     assert stats["current_streak"] == 2 and stats["longest_streak"] == 2 and stats["daily_played"] == 3
     with app.app_context():  # taken as played on its day too: three in a row
-        store.get_db().execute("UPDATE games SET created_at = ? WHERE id = ?", (time.time() - 2 * 86400, late))
+        sql("UPDATE games SET created_at = :t WHERE id = :g", t=time.time() - 2 * 86400, g=late)
     stats = client.get("/api/me/stats").get_json()
     assert stats["current_streak"] == 3 and stats["longest_streak"] == 3
     for n in set(counts):
@@ -210,7 +211,7 @@ def test_tokens_idle_for_a_year_are_let_go(app, client):
     game_id = start_daily(client)
     token = client.get_cookie("player").value
     with app.app_context():
-        store.get_db().execute("UPDATE games SET created_at = ? WHERE id = ?", (time.time() - 400 * 86400, game_id))
+        sql("UPDATE games SET created_at = :t WHERE id = :g", t=time.time() - 400 * 86400, g=game_id)
         assert store.forget_idle_players(time.time() - 365 * 86400) == 1
         assert store.daily_games_of(token, days.today()) == {}
         assert store.load_game(game_id).id == game_id  # the game stays

@@ -10,8 +10,9 @@ import sys
 import time
 
 import pytest
+from records import sql
 
-from webapp import create_app, store
+from webapp import create_app
 from webapp.engine import GameSize, analyse
 from webapp.web.solver.compare import ROW_FIELDS
 
@@ -25,7 +26,7 @@ def make_app(db_config, **config):
 
 def job_row(app, key_part):
     with app.app_context():
-        rows = store.get_db().execute("SELECT * FROM jobs WHERE key LIKE ?", (f"%{key_part}%",)).fetchall()
+        rows = sql("SELECT * FROM jobs WHERE key LIKE :k", k=f"%{key_part}%").mappings().all()
     return [dict(r) for r in rows]
 
 
@@ -138,7 +139,7 @@ def test_restart_mid_job(db_config, tmp_path):
     with app.app_context():
         assert jobs.get("gate", {"go": go}).status == "running"  # its heartbeat is still fresh
         # Its heartbeat grows old (written back, not waited for): abandoned.
-        store.get_db().execute("UPDATE jobs SET heartbeat = heartbeat - 60 WHERE kind = 'gate'")
+        sql("UPDATE jobs SET heartbeat = heartbeat - 60 WHERE kind = 'gate'")
     open(go, "w").close()  # this time the gate is open
     app.extensions["jobs"].start(1)  # a consumer comes back
     with app.app_context():

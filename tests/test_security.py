@@ -1,6 +1,7 @@
 """Security headers, never-stale boards, and inputs that once gave a 500."""
 
 import pytest
+from records import sql
 
 from webapp import store
 from webapp.engine import Code, GameSize
@@ -143,9 +144,7 @@ def test_a_form_route_refuses_json(client, app, path, twin):
     resp = client.post(path, json={"pegs": 4, "colors": 6})
     assert resp.status_code == 415 and twin in resp.get_data(as_text=True)
     with app.app_context():
-        from webapp import store
-
-        assert store.get_db().execute("SELECT COUNT(*) FROM games").fetchone()[0] == 0
+        assert sql("SELECT COUNT(*) FROM games").scalar() == 0
 
 
 def test_game_state_is_never_cached(client):

@@ -10,16 +10,18 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from records import sql
 
 from benchmarks.servers import free_port
 from webapp import create_app, store
-from webapp.engine import Code, GameSize
+from webapp.engine import Code, GameSize, rules
+from webapp.web.helpers import play_guess
 
 BOTH = pytest.mark.backends("sqlite", "postgresql")
 
 
 def test_ids_are_long_and_random():
-    ids = {store.new_game_id() for _ in range(1000)}
+    ids = {store.new_id() for _ in range(1000)}
     assert len(ids) == 1000
     assert all(len(i) >= 22 for i in ids)  # 16 random bytes, base64
 
@@ -29,8 +31,8 @@ def test_game_survives_restart(db_config):
     first = create_app({**db_config, "JOBS_CONSUMER": "none"})
     with first.app_context():
         game = store.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
-        store.add_guess(game.id, Code.parse("1111", GameSize()))
-        store.add_guess(game.id, Code.parse("1122", GameSize()))
+        play_guess(game.id, Code.parse("1111", GameSize()))
+        play_guess(game.id, Code.parse("1122", GameSize()))
     first.extensions["store"].close()
     second = create_app({**db_config, "JOBS_CONSUMER": "none"})  # a new process would do the same
     client = second.test_client()
@@ -42,16 +44,16 @@ def test_game_survives_restart(db_config):
 
 def test_database_is_in_wal_mode(app, db_path):
     with app.app_context():
-        assert store.get_db().execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert store.connection().exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
 
 
 @BOTH
 def test_same_move_twice_is_recorded_once(app):
     with app.app_context():
         game = store.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
-        store.add_guess(game.id, Code.parse("1111", GameSize()), move=1)
-        with pytest.raises(store.StaleMove):
-            store.add_guess(game.id, Code.parse("1111", GameSize()), move=1)
+        play_guess(game.id, Code.parse("1111", GameSize()), move=1)
+        with pytest.raises(rules.StaleMove):
+            play_guess(game.id, Code.parse("1111", GameSize()), move=1)
         assert len(store.load_game(game.id).moves) == 1
 
 
@@ -120,20 +122,19 @@ def test_abandoned_games_expire(app):
 
     with app.app_context():
         old = store.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
-        store.add_guess(old.id, Code.parse("1122", GameSize()))
+        play_guess(old.id, Code.parse("1122", GameSize()))
         finished = store.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
-        store.add_guess(finished.id, Code.parse("1234", GameSize()))
+        play_guess(finished.id, Code.parse("1234", GameSize()))
         fresh = store.create_game(GameSize(), 10)
-        db = store.get_db()
         long_ago = clock.time() - 40 * 86400
-        db.execute("UPDATE games SET created_at = ? WHERE id IN (?, ?)", (long_ago, old.id, finished.id))
-        db.execute("UPDATE guesses SET at = ? WHERE game_id IN (?, ?)", (long_ago, old.id, finished.id))
+        sql("UPDATE games SET created_at = :t WHERE id IN (:a, :b)", t=long_ago, a=old.id, b=finished.id)
+        sql("UPDATE guesses SET at = :t WHERE game_id IN (:a, :b)", t=long_ago, a=old.id, b=finished.id)
         assert store.expire_abandoned(clock.time() - 30 * 86400) == 1
         with pytest.raises(store.GameNotFound):
             store.load_game(old.id)
         assert store.load_game(finished.id).status == "won"  # finished games stay
         assert store.load_game(fresh.id).status == "playing"
-        assert db.execute("SELECT COUNT(*) FROM guesses WHERE game_id = ?", (old.id,)).fetchone()[0] == 0
+        assert sql("SELECT COUNT(*) FROM guesses WHERE game_id = :g", g=old.id).scalar() == 0
 
 
 @BOTH
@@ -166,7 +167,7 @@ def test_a_first_release_database_upgrades_and_plays_on(backend, db_config):
         old.close()
     app = create_app({**db_config, "TESTING": True})
     try:
-        assert store.schema_version(url) == max(v for v, _ in store.MIGRATIONS)
+        assert store.schema.revision(app.extensions["store"]) == store.schema.head()
         client = app.test_client()
         game = client.get("/api/games/old-game").get_json()
         assert [g["guess"] for g in game["guesses"]] == ["1122"] and game["watch_url"]
@@ -179,9 +180,10 @@ def test_a_first_release_database_upgrades_and_plays_on(backend, db_config):
         app.extensions["store"].close()
     # Opening it again applies nothing twice.
     again = create_app({**db_config, "TESTING": True, "JOBS_CONSUMER": "none"})
-    assert store.schema_version(url) == max(v for v, _ in store.MIGRATIONS)
+    assert store.schema.revision(again.extensions["store"]) == store.schema.head()
     with again.app_context():
-        assert store.get_db().execute("SELECT COUNT(*) FROM schema_version").fetchone()[0] == len(store.MIGRATIONS)
+        assert sql("SELECT COUNT(*) FROM alembic_version").scalar() == 1
+        assert sql("SELECT COUNT(*) FROM games").scalar() == 1
     again.extensions["store"].close()
 
 
@@ -190,21 +192,24 @@ def test_servers_starting_together_upgrade_once(db_config):
     """Several app processes starting at once on one new PostgreSQL database:
     the schema is made once, and every app works."""
     url = db_config["DATABASE_URL"]
+    databases = [store.Database(url) for _ in range(4)]
     with ThreadPoolExecutor(4) as pool:
-        list(pool.map(lambda _: store.init_db(url), range(4)))
+        list(pool.map(store.upgrade, databases))
     import psycopg
 
     with psycopg.connect(url) as conn:
-        versions = [r[0] for r in conn.execute("SELECT version FROM schema_version ORDER BY version")]
-    assert versions == [v for v, _ in store.MIGRATIONS]
+        versions = [r[0] for r in conn.execute("SELECT version_num FROM alembic_version")]
+    assert versions == [store.schema.head()]
+    for database in databases:
+        database.close()
 
 
 def test_database_url_forms(tmp_path):
-    assert store.backend_for(str(tmp_path / "a.sqlite3")).name == "sqlite"
-    assert store.backend_for(f"sqlite:///{tmp_path}/b.sqlite3").path == f"{tmp_path}/b.sqlite3"
-    assert store.backend_for("postgresql://u@localhost/db").name == "postgresql"
+    assert store.Database(str(tmp_path / "a.sqlite3")).name == "sqlite"
+    assert store.Database(f"sqlite:///{tmp_path}/b.sqlite3").engine.url.database == f"{tmp_path}/b.sqlite3"
+    assert store.Database("postgresql://u@localhost/db").name == "postgresql"
     with pytest.raises(ValueError, match="DATABASE_URL must be"):
-        store.backend_for("mysql://u@localhost/db")
+        store.Database("mysql://u@localhost/db")
 
 
 def test_postgresql_outage_is_a_503_and_loses_nothing(tmp_path):

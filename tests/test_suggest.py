@@ -7,6 +7,7 @@ import pytest
 
 from webapp import store
 from webapp.engine import Code, Feedback, GameSize, best_guess, feedback
+from webapp.web.helpers import play_guess
 
 HX = {"HX-Request": "true"}
 
@@ -15,7 +16,7 @@ HX = {"HX-Request": "true"}
 def game(app):
     with app.app_context():
         game = store.create_game(GameSize(), 10, Code.parse("6543", GameSize()))
-        store.add_guess(game.id, Code.parse("1122", GameSize()))
+        play_guess(game.id, Code.parse("1122", GameSize()))
         return store.load_game(game.id)
 
 
@@ -101,7 +102,7 @@ def test_slow_hint_runs_in_the_background(tmp_path):
     size = GameSize(5, 8)
     with app.app_context():
         game = store.create_game(size, 12, Code.parse("12345", size))
-        store.add_guess(game.id, Code.parse("11223", size))
+        play_guess(game.id, Code.parse("11223", size))
     resp = client.post(f"/games/{game.id}/suggestion", data={"strategy": "knuth"}, headers=HX)
     html = resp.get_data(as_text=True)
     assert resp.status_code == 200 and 'id="hint-job"' in html and "searching for its guess" in html

@@ -81,7 +81,47 @@ def create_app(config=None):
     elif app.config["WARM_UP"]:
         warm.warm_up()
 
-    store.init_app(app)
+    app.extensions["store"] = store.open_database(app.config)
+    bind_store(app)
     jobs.init_app(app)
     web.init_app(app)
     return app
+
+
+def bind_store(app) -> None:
+    """Every app context (so every request) is a unit of work of the store:
+    one connection, opened when first used and handed back at its end. Adds
+    ``flask db upgrade`` and ``flask db current`` for operators."""
+    import click
+    from flask import appcontext_pushed, g
+    from flask.cli import AppGroup
+
+    from . import store
+
+    def enter(sender, **_):
+        read_only = bool(app.config.get("DATABASE_READ_ONLY"))
+        g.setdefault("store_scopes", []).append(store.enter(app.extensions["store"], read_only))
+
+    appcontext_pushed.connect(enter, app, weak=False)
+
+    @app.teardown_appcontext
+    def leave(_exc=None):
+        for token in reversed(g.pop("store_scopes", [])):
+            store.leave(token)
+
+    db = AppGroup("db", help="The database's schema (Alembic revisions).")
+
+    @db.command("upgrade")
+    def upgrade():
+        """Bring the database's schema up to this release's."""
+        database = app.extensions["store"]
+        store.upgrade(database)
+        click.echo(f"{database.name} database at revision {store.schema.revision(database)}")
+
+    @db.command("current")
+    def current():
+        """Print the revision the database is at and this release's newest."""
+        database = app.extensions["store"]
+        click.echo(f"database: {store.schema.revision(database)}; this release: {store.schema.head()}")
+
+    app.cli.add_command(db)

@@ -8,11 +8,19 @@ from flask import Blueprint
 from flask_babel import gettext
 
 from .. import jobs, store
-from ..engine import Code, GameSize, MastermindError
+from ..engine import Code, GameSize, MastermindError, rules
 from . import review as reviews
 from .contract import GAME_LINKS, LIMITED, NO_STORE, Documented, operation
 from .errors import error_response
-from .helpers import busy_response, game_json, game_or_404, inconsistent_sentence, no_store, sweep_abandoned
+from .helpers import (
+    busy_response,
+    game_json,
+    game_or_404,
+    inconsistent_sentence,
+    no_store,
+    play_guess,
+    sweep_abandoned,
+)
 from .limits import creating
 from .schemas import Game, GameSettings, Guess, Job, Review
 from .words import error_words
@@ -74,10 +82,10 @@ def guess(game_id, body: Guess):
     game = game_or_404(game_id)
     try:
         code = Code.parse(body.guess, game.size)
-        game = store.add_guess(game.id, code, body.move)
-    except (store.GameOver, store.StaleMove) as exc:
+        game = play_guess(game.id, code, body.move)
+    except (rules.GameOver, rules.StaleMove) as exc:
         return error_response(409, error_words(exc))
-    except store.Inconsistent as exc:  # hard mode: nothing is stored
+    except rules.Inconsistent as exc:  # hard mode: nothing is stored
         return error_response(422, inconsistent_sentence(exc, game.size.is_bulls_and_cows))
     except MastermindError as exc:
         return error_response(422, error_words(exc))

@@ -13,7 +13,7 @@ from flask import Blueprint, current_app, g, redirect, render_template, request,
 from flask_babel import gettext
 
 from .. import store
-from ..engine import Code, GameSize, MastermindError, get_strategy
+from ..engine import Code, GameSize, MastermindError, get_strategy, rules
 from ..engine.lines import play_against
 from ..settings import BOARDS, MAX_NAME, SettingsError, parse_settings
 from . import review as reviews
@@ -101,7 +101,7 @@ def results(challenge: store.Challenge) -> dict:
     players = store.challenge_players(challenge)
     rows = []
     for p in players:
-        over = p.status != store.PLAYING
+        over = p.status != rules.PLAYING
         rows.append(
             {
                 "name": p.name or "anonymous",
@@ -113,13 +113,13 @@ def results(challenge: store.Challenge) -> dict:
                 "skill": reviews.skill(challenge.size, challenge.secret, p.guesses) if over and p.guesses else None,
             }
         )
-    counts = Counter(r["guesses"] if r["status"] == store.WON else "X" for r in rows if r["status"] != store.PLAYING)
+    counts = Counter(r["guesses"] if r["status"] == rules.WON else "X" for r in rows if r["status"] != rules.PLAYING)
     bars = [(str(k), counts.get(k, 0)) for k in range(1, challenge.max_guesses + 1)] + [("X", counts.get("X", 0))]
     return {
         "players": rows,
         "bars": bars,
         "finished": sum(counts.values()),
-        "playing": sum(1 for r in rows if r["status"] == store.PLAYING),
+        "playing": sum(1 for r in rows if r["status"] == rules.PLAYING),
     }
 
 

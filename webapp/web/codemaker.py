@@ -8,7 +8,7 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from .. import jobs, store
-from ..engine import PRESETS, Code, Feedback, FeedbackError, GameSize, MastermindError, candidates, get_strategy
+from ..engine import PRESETS, Code, Feedback, FeedbackError, GameSize, MastermindError, candidates, get_strategy, rules
 from ..engine.codes import MAX_GUESSES
 from ..engine.lines import offered
 from ..settings import SettingsError, parse_size, small_number
@@ -101,18 +101,37 @@ def answer(game: store.CodemakerGame, reply: Feedback, move: int | None) -> stor
     The store checks, under the game's lock, that the answers it holds are
     still the ones this was checked against."""
     if game.solved:
-        raise store.GameOver(gettext("The code is already found: start a new game to play again."))
+        raise rules.GameOver(gettext("The code is already found: start a new game to play again."))
     if len(game.moves) >= MAX_GUESSES:
-        raise store.GameOver(gettext("This game has reached %(num)d guesses.", num=MAX_GUESSES))
+        raise rules.GameOver(gettext("This game has reached %(num)d guesses.", num=MAX_GUESSES))
     guess = next_guess(game)
     if not isinstance(guess, Code):
-        raise store.StaleMove(gettext("The computer is still working out its guess: answer once it shows."))
+        raise rules.StaleMove(gettext("The computer is still working out its guess: answer once it shows."))
     history = game.history() + [(guess, reply)]
     try:
         candidates(game.size, history)
     except FeedbackError:
         raise FeedbackError(contradiction(history)) from None
-    return store.add_codemaker_reply(game.id, move or len(game.moves) + 1, guess, reply, game.moves)
+    if move is not None and move != len(game.moves) + 1:
+        raise rules.StaleMove("move-stale", next=len(game.moves) + 1, given=move)
+    try:
+        return store.add_codemaker_reply(game.id, guess, reply, game.moves)
+    except store.AnswersChanged:
+        raise rules.StaleMove("answers-changed") from None
+
+
+def take_back(game: store.CodemakerGame, move: int | None) -> store.CodemakerGame:
+    """Take back answer number ``move``, which must be the last one: a stale
+    take-back (one already taken back, or repeated) is a stale move."""
+    while True:
+        if not game.moves:
+            raise rules.StaleMove("nothing-to-undo")
+        if move != len(game.moves):
+            raise rules.StaleMove("answer-not-last", given=move, last=len(game.moves))
+        try:
+            return store.undo_codemaker_reply(game.id, game.moves)
+        except store.AnswersChanged:  # judged again against the answers stored now
+            game = codemaker_or_404(game.id)
 
 
 def state(game: store.CodemakerGame, cands=None) -> tuple[dict, Code | jobs.Job | None]:
@@ -201,7 +220,7 @@ def feedback_form(game_id):
     try:
         reply = parse_reply(form.get("black", ""), form.get("white", ""), game.size)
         game = answer(game, reply, move)
-    except (store.StaleMove, store.GameOver) as exc:
+    except (rules.StaleMove, rules.GameOver) as exc:
         return show(codemaker_or_404(game_id), 409, error_words(exc))
     except MastermindError as exc:
         return show(game, 400, error_words(exc))
@@ -215,8 +234,8 @@ def undo_form(game_id):
     game = codemaker_or_404(game_id)
     move = move_number(request.form.get("move", ""))
     try:
-        game = store.undo_codemaker_reply(game.id, move)
-    except store.StaleMove as exc:
+        game = take_back(game, move)
+    except rules.StaleMove as exc:
         return show(codemaker_or_404(game_id), 409, error_words(exc))
     if is_htmx():
         return show(game)
@@ -269,7 +288,7 @@ def feedback_json(game_id, body: Answer):
         reply = Feedback(body.black, body.white)
         reply.check(game.size)
         game = answer(game, reply, body.move)
-    except (store.StaleMove, store.GameOver) as exc:
+    except (rules.StaleMove, rules.GameOver) as exc:
         return error_response(409, error_words(exc))
     except MastermindError as exc:
         return error_response(422, error_words(exc))
@@ -290,8 +309,8 @@ def feedback_json(game_id, body: Answer):
 def undo_json(game_id, body: TakeBack):
     game = codemaker_or_404(game_id)
     try:
-        return state(store.undo_codemaker_reply(game.id, body.move))[0]
-    except store.StaleMove as exc:
+        return state(take_back(game, body.move))[0]
+    except rules.StaleMove as exc:
         return error_response(409, error_words(exc))
 
 

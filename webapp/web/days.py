@@ -17,7 +17,7 @@ from flask import current_app
 from flask_babel import gettext
 
 from .. import store
-from ..engine import Code
+from ..engine import Code, rules
 from ..engine.codes import secret_indices
 from ..settings import BOARDS_BY_KEY, Board
 from .helpers import key_line
@@ -86,7 +86,7 @@ def play(player: str, number: int, board_key: str) -> tuple[store.Game, bool]:
 def share_text(game: store.Game, number: int, board_key: str, skill: int | None) -> str:
     """``Mastermind daily #12 4/10``, the key-peg rows, the skill, the link
     to the day's puzzle (never the answer)."""
-    won = game.status == store.WON
+    won = game.status == rules.WON
     score = f"{len(game.moves)}/{game.max_guesses}" if won else f"X/{game.max_guesses}"
     lines = [gettext("%(game)s daily #%(number)d %(score)s", game=TITLES[board_key], number=number, score=score)]
     lines += [key_line(m.reply, game.size.pegs) for m in game.moves]

@@ -17,7 +17,7 @@ from flask import abort, current_app, g, render_template, request, url_for
 from flask_babel import format_decimal, get_locale, gettext, lazy_gettext, ngettext
 
 from .. import store
-from ..engine import Feedback, GameSize, MastermindError
+from ..engine import Code, Feedback, GameSize, MastermindError, rules
 from ..engine.codes import peg_digit
 from ..engine.strategies import Budget, TooSlow
 from .errors import error_response
@@ -117,6 +117,30 @@ def game_or_404(game_id: str) -> store.Game:
         abort(404, gettext("There is no game with that id. It may have been mistyped."))
 
 
+def play_guess(game_id: str, guess: Code, move: int | None = None) -> store.Game:
+    """Play ``guess`` as move ``move`` (the next one when None): judged by
+    the rules (``engine.rules``) against the game as stored, then recorded.
+    A move another request recorded first is a stale move; without a move
+    number, the guess is judged again as the move after it."""
+    while True:
+        game = game_or_404(game_id)
+        reply, status = rules.judge_guess(
+            game.size,
+            game.secret,
+            game.history(),
+            guess,
+            max_guesses=game.max_guesses,
+            status=game.status,
+            hard=game.hard,
+            move=move,
+        )
+        try:
+            return store.record_guess(game, guess, reply, status)
+        except store.MoveTaken:
+            if move is not None:
+                raise rules.StaleMove("guess-recorded", move=move) from None
+
+
 def codemaker_or_404(game_id: str) -> store.CodemakerGame:
     """The codemaker game with this id, or a 404 that says so."""
     try:
@@ -154,7 +178,7 @@ def game_json(game: store.Game) -> dict:
     return data
 
 
-def inconsistent_sentence(exc: store.Inconsistent, bulls: bool = False) -> str:
+def inconsistent_sentence(exc: rules.Inconsistent, bulls: bool = False) -> str:
     """Why hard mode refuses a guess, in words."""
     return gettext(
         "%(guess)s cannot be the secret: %(earlier)s got %(reply)s, and %(guess)s would get %(would)s.",
@@ -242,7 +266,7 @@ def share_description(size: GameSize, replies, won: bool, limit: int, hard: bool
 def share_context(game: store.Game, link: str) -> dict:
     """What the share panel of a finished game shows."""
     replies = [m.reply for m in game.moves]
-    won = game.status == store.WON
+    won = game.status == rules.WON
     return {
         "share_link": link,
         "share_text": share_text(game.size, replies, won, game.max_guesses, link, game.hard),

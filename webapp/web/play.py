@@ -10,7 +10,7 @@ from flask_babel import gettext, ngettext
 
 from .. import jobs, store
 from ..engine import PRESETS as STRATEGIES
-from ..engine import Code, MastermindError, candidates, get_strategy
+from ..engine import Code, MastermindError, candidates, get_strategy, rules
 from ..engine.position import partition_bars
 from ..settings import BOARDS, BOARDS_BY_KEY, SettingsError, parse_hard, parse_settings
 from . import days, hints
@@ -24,6 +24,7 @@ from .helpers import (
     move_number,
     no_store,
     number,
+    play_guess,
     remember_player,
     render,
     reply_words,
@@ -145,11 +146,11 @@ def announcement(game: store.Game) -> str:
         guess=str(last.guess),
         reply=reply_words(last.reply, game.size.is_bulls_and_cows),
     )
-    if game.status == store.WON:
+    if game.status == rules.WON:
         text += " " + ngettext(
             "You cracked the code in %(num)d guess.", "You cracked the code in %(num)d guesses.", len(game.moves)
         )
-    elif game.status == store.LOST:
+    elif game.status == rules.LOST:
         text += " " + gettext("Out of guesses. The secret was %(code)s.", code=str(game.secret))
     return text
 
@@ -210,12 +211,12 @@ def guess(game_id):
     move = move_number(request.form.get("move", ""))
     try:
         code = Code.parse(text, game.size)
-        game = store.add_guess(game.id, code, move)
-    except store.GameOver as exc:
+        game = play_guess(game.id, code, move)
+    except rules.GameOver as exc:
         return board_instead(game, 409, error=error_words(exc))
-    except store.StaleMove as exc:
+    except rules.StaleMove as exc:
         return board_instead(store.load_game(game.id), 409, error=error_words(exc))
-    except store.Inconsistent as exc:  # hard mode: nothing is stored
+    except rules.Inconsistent as exc:  # hard mode: nothing is stored
         return board_instead(game, 422, error=inconsistent_sentence(exc, game.size.is_bulls_and_cows), draft=text[:64])
     except MastermindError as exc:
         return board_instead(game, 400, error=error_words(exc), draft=text[:64])

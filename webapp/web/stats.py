@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .. import jobs, store
-from ..engine import MastermindError, get_strategy
+from ..engine import MastermindError, get_strategy, rules
 from ..engine.lines import play_against
 from ..engine.strategies import Budget
 from . import review as reviews
@@ -73,7 +73,7 @@ def mean(values: list) -> float | None:
 def player_stats(player: str) -> dict:
     """The statistics of the anonymous ``player`` token."""
     games = store.finished_games(player)
-    won = [g for g in games if g.status == store.WON]
+    won = [g for g in games if g.status == rules.WON]
     histogram = Counter(len(g.guesses) for g in won)
     top = max([len(g.guesses) for g in won] + [6])
     # A puzzle counts for the streak when it was played on its own day.

@@ -1,0 +1,162 @@
+"""The tables, as SQLAlchemy Core describes them: what the store's queries
+are built from. The schema itself is made and changed by the Alembic
+revisions in ``migrations/``; ``tests/test_migrations.py`` checks that the
+two agree."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql
+
+metadata = sa.MetaData()
+
+# Times are Unix seconds with a fraction: REAL on SQLite, double precision on PostgreSQL.
+Seconds = sa.REAL().with_variant(postgresql.DOUBLE_PRECISION(), "postgresql")
+
+
+def size_columns() -> list[sa.Column]:
+    """A game size, as games, challenges and codemaker games keep it."""
+    return [
+        sa.Column("pegs", sa.Integer, nullable=False),
+        sa.Column("colors", sa.Integer, nullable=False),
+        sa.Column("distinct_", sa.Integer, nullable=False),
+        sa.Column("distinct_guesses", sa.Integer, nullable=False, server_default="0"),
+    ]
+
+
+games = sa.Table(
+    "games",
+    metadata,
+    sa.Column("id", sa.Text, primary_key=True),
+    *size_columns(),
+    sa.Column("max_guesses", sa.Integer, nullable=False),
+    sa.Column("secret", sa.Text, nullable=False),
+    sa.Column("status", sa.Text, nullable=False, server_default="playing"),
+    sa.Column("show_count", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("suggestions", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("hint_move", sa.Integer),
+    sa.Column("hint_strategy", sa.Text),
+    sa.Column("created_at", Seconds, nullable=False),
+    sa.Column("hard", sa.Integer, nullable=False, server_default="0"),
+    # The anonymous token of the browser that plays it (for its statistics).
+    sa.Column("player", sa.Text),
+    sa.Index("games_by_player", "player"),
+)
+
+guesses = sa.Table(
+    "guesses",
+    metadata,
+    sa.Column("game_id", sa.Text, sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("move", sa.Integer, primary_key=True),
+    sa.Column("guess", sa.Text, nullable=False),
+    sa.Column("black", sa.Integer, nullable=False),
+    sa.Column("white", sa.Integer, nullable=False),
+    sa.Column("at", Seconds, nullable=False),
+)
+
+watch_links = sa.Table(
+    "watch_links",
+    metadata,
+    sa.Column("token", sa.Text, primary_key=True),
+    sa.Column("game_id", sa.Text, sa.ForeignKey("games.id"), nullable=False, unique=True),
+)
+
+hints = sa.Table(
+    "hints",
+    metadata,
+    sa.Column("game_id", sa.Text, sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("move", sa.Integer, primary_key=True),
+    sa.Column("strategy", sa.Text, primary_key=True),
+    sa.Column("result", sa.Text, nullable=False),
+)
+
+challenges = sa.Table(
+    "challenges",
+    metadata,
+    sa.Column("id", sa.Text, primary_key=True),
+    *size_columns(),
+    sa.Column("max_guesses", sa.Integer, nullable=False),
+    sa.Column("secret", sa.Text, nullable=False),
+    sa.Column("results_key", sa.Text, nullable=False),
+    sa.Column("created_at", Seconds, nullable=False),
+)
+
+challenge_games = sa.Table(
+    "challenge_games",
+    metadata,
+    sa.Column("game_id", sa.Text, sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("challenge_id", sa.Text, sa.ForeignKey("challenges.id"), nullable=False),
+    sa.Column("name", sa.Text, nullable=False, server_default=""),
+    sa.Column("joined_at", Seconds, nullable=False),
+    sa.Column("player", sa.Text, nullable=False, server_default=""),
+    # Only a player's first game counts in the results; later ones are practice.
+    sa.Column("counted", sa.Integer, nullable=False, server_default="1"),
+    sa.Index("challenge_games_by_challenge", "challenge_id", "joined_at"),
+    sa.Index("challenge_games_by_player", "challenge_id", "player"),
+)
+
+codemaker_games = sa.Table(
+    "codemaker_games",
+    metadata,
+    sa.Column("id", sa.Text, primary_key=True),
+    *size_columns(),
+    sa.Column("strategy", sa.Text, nullable=False),
+    sa.Column("created_at", Seconds, nullable=False),
+)
+
+codemaker_replies = sa.Table(
+    "codemaker_replies",
+    metadata,
+    sa.Column("game_id", sa.Text, sa.ForeignKey("codemaker_games.id"), primary_key=True),
+    sa.Column("move", sa.Integer, primary_key=True),
+    sa.Column("guess", sa.Text, nullable=False),
+    sa.Column("black", sa.Integer, nullable=False),
+    sa.Column("white", sa.Integer, nullable=False),
+)
+
+jobs = sa.Table(
+    "jobs",
+    metadata,
+    sa.Column("key", sa.Text, primary_key=True),
+    sa.Column("kind", sa.Text, nullable=False),
+    sa.Column("params", sa.Text, nullable=False),
+    sa.Column("status", sa.Text, nullable=False),
+    sa.Column("progress", Seconds),
+    sa.Column("eta", Seconds),
+    sa.Column("result", sa.Text),
+    sa.Column("error", sa.Text),
+    sa.Column("attempts", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("created_at", Seconds, nullable=False),
+    sa.Column("started_at", Seconds),
+    sa.Column("heartbeat", Seconds, nullable=False),
+    sa.Column("finished_at", Seconds),
+    # The client (address) that started it, for its share of the slots.
+    sa.Column("client", sa.Text),
+)
+
+# One row, locked while a job is admitted, so that concurrent admissions queue.
+job_gate = sa.Table("job_gate", metadata, sa.Column("id", sa.Integer, primary_key=True))
+
+rate_limits = sa.Table(
+    "rate_limits",
+    metadata,
+    sa.Column("key", sa.Text, primary_key=True),
+    sa.Column("hits", sa.Integer, nullable=False),
+    sa.Column("expires", Seconds, nullable=False),
+)
+
+server_keys = sa.Table(
+    "server_keys",
+    metadata,
+    sa.Column("name", sa.Text, primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
+)
+
+daily_games = sa.Table(
+    "daily_games",
+    metadata,
+    sa.Column("player", sa.Text, primary_key=True),
+    sa.Column("day", sa.Integer, primary_key=True),
+    sa.Column("board", sa.Text, primary_key=True),
+    sa.Column("game_id", sa.Text, sa.ForeignKey("games.id"), nullable=False, unique=True),
+)
