@@ -1,16 +1,20 @@
 """The pages' languages: complete catalogues, the choice of locale, and the
 locale's number grouping."""
 
+import os
 import re
+import shutil
 import subprocess
 import sys
+from gettext import GNUTranslations
 from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
 
-from webapp import store
+from webapp import create_app, store
 from webapp.engine import GameSize
+from webapp.web import i18n
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATIONS = ROOT / "webapp" / "translations"
@@ -135,3 +139,65 @@ def test_the_api_reference_reads_in_spanish(client):
     assert "<h1>La API JSON</h1>" in page and "Empezar una partida" in page
     document = client.get("/api/openapi.json?lang=es").get_json()
     assert document["paths"]["/api/games"]["post"]["summary"] == "Start a game"  # the contract stays English
+
+
+def fresh_catalogues(tmp_path) -> Path:
+    """A copy of the translations as a fresh checkout has them: no ``.mo``."""
+    folder = tmp_path / "translations"
+    shutil.copytree(TRANSLATIONS, folder, ignore=shutil.ignore_patterns("*.mo", "*.pot"))
+    assert not list(folder.rglob("*.mo"))
+    return folder
+
+
+def german(mo: Path, message: str) -> str:
+    with mo.open("rb") as fh:
+        return GNUTranslations(fh).gettext(message)
+
+
+def test_an_app_started_without_make_speaks_german(tmp_path, db_config):
+    """Plain gunicorn or ``flask run`` never ran ``pybabel compile``: the
+    app compiles the catalogues as it starts, and the German page is German."""
+    folder = fresh_catalogues(tmp_path)
+    app = create_app({**db_config, "TESTING": True, "BABEL_TRANSLATION_DIRECTORIES": str(folder)})
+    try:
+        assert sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.mo")) == [
+            "de/LC_MESSAGES/messages.mo",
+            "es/LC_MESSAGES/messages.mo",
+        ]
+        page = app.test_client().get("/?lang=de").get_data(as_text=True)
+        assert '<html lang="de"' in page and "Mastermind spielen" in page
+        assert "Play Mastermind" not in page
+    finally:
+        app.extensions["jobs"].stop()
+
+
+def test_catalogues_compile_once_when_stale_and_when_workers_start_together(tmp_path):
+    folder = fresh_catalogues(tmp_path)
+    # Four processes at once, as gunicorn's workers start: each file whole.
+    starts = [
+        subprocess.Popen(
+            [sys.executable, "-c", "import sys; from webapp.web.i18n import compile_catalogues as c; c(sys.argv[1])"]
+            + [str(folder)],
+            cwd=ROOT,
+        )
+        for _ in range(4)
+    ]
+    assert [p.wait(60) for p in starts] == [0] * 4
+    mo = folder / "de" / "LC_MESSAGES" / "messages.mo"
+    assert german(mo, "Play Mastermind") == "Mastermind spielen"
+    assert not [p for p in folder.rglob("*") if p.name.startswith(".")]  # no temporary file left
+    assert i18n.compile_catalogues(folder) == []  # up to date: nothing to do
+    before = mo.with_suffix(".po").stat().st_mtime - 60
+    os.utime(mo, (before, before))  # older than its .po: compiled again
+    assert i18n.compile_catalogues(folder) == [mo]
+
+
+def test_a_catalogue_that_cannot_be_written_is_a_clear_error(tmp_path, monkeypatch):
+    folder = fresh_catalogues(tmp_path)
+
+    def read_only(**kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(i18n.tempfile, "mkstemp", read_only)
+    with pytest.raises(i18n.CataloguesMissing, match="pybabel compile"):
+        i18n.compile_catalogues(folder)
