@@ -8,6 +8,7 @@
     python -m benchmarks --scale    # SQLite, PostgreSQL, two servers (see scale.py)
     python -m benchmarks --slow-clients   # 50 trickling connections: gunicorn, then nginx (slow_clients.py)
     python -m benchmarks --worker-memory  # one worker's RSS through the sweep of every size (see worker_memory.py)
+    python -m benchmarks --sweep    # every size and route of the sweep test, timed (see sweep.py)
     python -m benchmarks --peer /path/to/mmstrat   # whole process beside the C++ solver (see peer.py)
 
 Compiled kernels are loaded (and compiled on a first run) before the clock
@@ -93,6 +94,9 @@ def main(argv=None):
         "--worker-memory", action="store_true", help="only one app process's memory through the sweep of every size"
     )
     parser.add_argument(
+        "--sweep", action="store_true", help="only the sweep of every size and route, timed (each size, slowest)"
+    )
+    parser.add_argument(
         "--slow-clients",
         action="store_true",
         help="only the slow-client run: 50 trickling connections against gunicorn, then nginx",
@@ -124,6 +128,11 @@ def main(argv=None):
         from .fairness import main as fairness_main
 
         fairness_main()
+        return
+    if args.sweep:
+        from .sweep import main as sweep_main
+
+        sweep_main()
         return
     if args.worker_memory:
         from .worker_memory import main as worker_memory_main
@@ -161,9 +170,12 @@ def main(argv=None):
         print()
     elif not args.only and not args.quick:
         from .load import main as load_main
+        from .sweep import main as sweep_main
 
         print()
         load_main(players=args.players)
+        print()
+        sweep_main()
 
 
 if __name__ == "__main__":
