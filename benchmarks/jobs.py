@@ -60,10 +60,10 @@ def job(kind, pegs, colors, strategy=None, distinct=False):
     if kind == "compare-page":
         return compare_page_job(pegs, colors)
     if kind == "compare-job":
-        from webapp.web.solver.compare import compute
+        from webapp.computations import compare
 
         started = time.perf_counter()
-        result = compute({"pegs": pegs, "colors": colors, "distinct": distinct}, lambda fraction: None)
+        result = compare({"pegs": pegs, "colors": colors, "distinct": distinct}, lambda fraction: None)
         rows = result["rows"]
         return time.perf_counter() - started, ", ".join(f"{r['strategy']} {r['total']:,}" for r in rows[:4]) + ", …"
     size = GameSize(pegs, colors, distinct)

@@ -11,9 +11,9 @@ from playwright.sync_api import expect
 from records import sql
 
 from webapp import create_app
+from webapp.computations import compared
 from webapp.engine import GameSize, best_guess
 from webapp.engine.codes import parse_history
-from webapp.web.solver.compare import compared
 
 SHOTS = Path(__file__).resolve().parent.parent / "test-results"
 

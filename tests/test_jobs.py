@@ -12,9 +12,9 @@ import time
 import pytest
 from records import sql
 
-from webapp import create_app
+from webapp import create_app, store
+from webapp.computations import ROW_FIELDS
 from webapp.engine import GameSize, analyse
-from webapp.web.solver.compare import ROW_FIELDS
 
 FORCED = {"JOBS_QUICK_INLINE": False, "TESTING": True}
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
@@ -44,7 +44,7 @@ def wait_done(client, url, seconds=120):
 
 
 def expected_rows(size):
-    from webapp.web.solver.compare import compared
+    from webapp.computations import compared
 
     return [{k: v for k, v in analyse(s, size).summary().items() if k in ROW_FIELDS} for s in compared(size)]
 
@@ -256,3 +256,27 @@ def test_starting_jobs_is_rate_limited_per_client(db_config):
     assert two.get(compare_url(*SIZES[2])).status_code == 202
     assert len(job_row(app, "compare")) == 3
     app.extensions["jobs"].stop()
+
+
+def test_the_sweep_is_an_hourly_periodic_task(app):
+    """Abandoned games go by huey's periodic task (the consumer's scheduler
+    starts it once an hour), not by whatever request comes along."""
+    import datetime
+
+    from webapp.engine import Code
+
+    queue = app.extensions["jobs"]
+    hour = datetime.datetime(2026, 1, 1, 5, 0)
+    due = [minute for minute in range(60) if queue.sweep.s().validate_datetime(hour.replace(minute=minute))]
+    assert len(due) == 1
+    with app.app_context():
+        old = store.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
+        fresh = store.create_game(GameSize(), 10)
+        sql("UPDATE games SET created_at = :t WHERE id = :g", t=time.time() - 40 * 86400, g=old.id)
+        app.test_client().post("/api/games", json={})  # a request sweeps nothing
+        assert store.load_game(old.id).status == "playing"
+    queue.sweep.call_local()
+    with app.app_context():
+        with pytest.raises(store.GameNotFound):
+            store.load_game(old.id)
+        assert store.load_game(fresh.id).status == "playing"

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import ast
 import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -20,6 +23,9 @@ VIEWS = {
     "webapp.web.challenges",
     "webapp.web.codemaker",
     "webapp.web.apidocs",
+    "webapp.web.daily",
+    "webapp.web.theme",
+    "webapp.web.i18n",
     "webapp.web.solver.line",
     "webapp.web.solver.classroom",
     "webapp.web.solver.compare",
@@ -121,6 +127,43 @@ def test_the_engine_imports_no_web_code():
         for name, deps in engine.items()
         if any(not d.startswith("webapp.engine") for d in deps)
     } == {}
+
+
+def test_every_view_module_is_listed():
+    """A module that defines a route is a view, and the list above names it."""
+    routed = {
+        name
+        for name, path in modules().items()
+        if re.search(r"^@\w+\.(get|post|put|patch|delete|route)\(", path.read_text(), re.MULTILINE)
+    }
+    assert routed == VIEWS
+
+
+def test_the_computations_import_only_the_engine_and_the_store():
+    graph = import_graph()
+    allowed = ("webapp.engine", "webapp.store")
+    assert sorted(d for d in graph["webapp.computations"] if not d.startswith(allowed)) == []
+
+
+def test_the_job_consumer_builds_no_web_app(tmp_path):
+    """``huey_consumer webapp.worker.huey`` loads the queue, the computations
+    and the store, and not one module of the web layer."""
+    script = (
+        "import sys, webapp.worker; "
+        "print(sorted(m for m in sys.modules if m.startswith(('webapp.web', 'flask_babel', 'flask_talisman'))))"
+    )
+    env = {**os.environ, "MASTERMIND_DATABASE": str(tmp_path / "jobs.sqlite3")}
+    env.pop("DATABASE_URL", None)
+    env.pop("REDIS_URL", None)
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+    assert {"run_job", "sweep"} <= {name.rsplit(".", 1)[-1] for name in webapp_worker_tasks(env)}
+
+
+def webapp_worker_tasks(env) -> list[str]:
+    script = "import webapp.worker as w; print(' '.join(w.huey._registry._registry))"
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    return done.stdout.split()
 
 
 def url_rules(app) -> list[str]:

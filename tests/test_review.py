@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from webapp import jobs, store
+from webapp.computations import review_params
 from webapp.engine import Code, Feedback, GameSize, best_guess, candidates, feedback, get_strategy
 from webapp.engine.best import searched_document
 from webapp.engine.codes import secret_indices
@@ -27,7 +28,6 @@ from webapp.engine.review import (
     review_move,
 )
 from webapp.engine.tables import feedback_table
-from webapp.web.review import review_params
 
 CLASSIC = GameSize()
 
@@ -176,7 +176,7 @@ def review_of(client, app, game_id):
     with app.app_context():
         game = store.load_game(game_id)
         params = review_params(game.size, game.secret, [m.guess for m in game.moves])
-        jobs.run(app, jobs.job_key("review", params))  # no consumer here: run the job in place
+        jobs.run(jobs.job_key("review", params), app.config, app.logger)  # no consumer here: run the job in place
     return client.get(f"/api/games/{game_id}/review")
 
 

@@ -117,7 +117,7 @@ def test_every_codebreaker_compared(db_config):
     html = text(client.get("/solver/optimal-game"))
     assert 'id="lengths"' in html and '<table class="lengths"' not in html  # being worked out
     with app.app_context():
-        jobs.run(app, jobs.job_key("lengths", size_params(GameSize())))
+        jobs.run(jobs.job_key("lengths", size_params(GameSize())), app.config, app.logger)
     url = re.search(r'hx-get="([^"]*optimal-game/lengths[^"]*)"', html)[1].replace("&amp;", "&")
     html = text(client.get(url, headers={"HX-Request": "true"}))
     table = html[html.index('<table class="lengths"') : html.index("</table>", html.index('<table class="lengths"'))]

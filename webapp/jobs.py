@@ -27,14 +27,17 @@ import json
 import os
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app, has_request_context, request
+from flask import current_app, g, has_request_context, request
+from huey import crontab
 
 from . import store
+from .computations import KINDS, Kind, is_stored, job_key, register, remembered
 from .engine.codes import MastermindError
+
+__all__ = ["KINDS", "Busy", "Job", "Jobs", "Kind", "get", "is_stored", "job_key", "register", "remembered", "run"]
 
 DEFAULTS = {
     # "embedded": worker threads in each app process; "none": a separate
@@ -52,8 +55,12 @@ DEFAULTS = {
     # Small jobs are computed by the request that asks (and stored like any
     # other); tests turn this off to watch them in the background.
     "JOBS_QUICK_INLINE": True,
+    # How many quick jobs one request may compute itself; further ones queue.
+    "JOBS_QUICK_PER_REQUEST": 3,
     "JOBS_QUEUE_NAME": "mastermind",  # huey's name: the prefix of its keys in Redis
 }
+# The minute of every hour at which the sweep of abandoned games runs.
+SWEEP_MINUTE = "17"
 
 
 class Busy(Exception):
@@ -65,26 +72,6 @@ class Busy(Exception):
     def __init__(self, retry_after: int, fact: str = "server-busy"):
         super().__init__(fact)
         self.retry_after, self.fact = retry_after, fact
-
-
-@dataclass(frozen=True)
-class Kind:
-    """A kind of job: ``compute(params, progress)`` returns a JSON-able result
-    and calls ``progress(fraction)`` as it goes (fraction from 0 to 1, or None
-    when it cannot tell); ``quick(params)`` says whether a request may simply
-    compute it."""
-
-    name: str
-    compute: Callable[[dict, Callable], object]
-    quick: Callable[[dict], bool] = lambda params: False
-
-
-KINDS: dict[str, Kind] = {}
-
-
-def register(kind: Kind) -> Kind:
-    KINDS[kind.name] = kind
-    return kind
 
 
 @dataclass
@@ -129,11 +116,6 @@ class Job:
         }
 
 
-def job_key(kind: str, params: dict) -> str:
-    """The name of a computation: its kind and its parameters, canonically."""
-    return kind + ":" + json.dumps(params, sort_keys=True, separators=(",", ":"))
-
-
 def _job(row: dict) -> Job:
     result = json.loads(row["result"]) if row.get("result") else None
     started = row.get("started_at") or row["created_at"]
@@ -170,7 +152,7 @@ def get(kind: str, params: dict) -> Job:
         if store.requeue_stale_job(key, stale_before, now):  # its process died
             _enqueue(key)
         return _stored(key)
-    if config("JOBS_QUICK_INLINE") and KINDS[kind].quick(params):
+    if config("JOBS_QUICK_INLINE") and KINDS[kind].quick(params) and _may_compute_here():
         result = KINDS[kind].compute(params, lambda fraction: None)
         store.finish_job(key, kind, json.dumps(params), json.dumps(result), time.time())
         return _stored(key)
@@ -192,23 +174,17 @@ def get(kind: str, params: dict) -> Job:
     return _stored(key)
 
 
-def remembered(kind: str, params: dict, compute: Callable[[], Any]) -> Any:
-    """The result stored for ``kind`` and ``params``, or ``compute()`` done
-    here and stored under that name, for every later caller (a part of a
-    larger job that other jobs share, such as one reviewed position)."""
-    key = job_key(kind, params)
-    row = store.load_job(key)
-    if row is not None and row["status"] == store.DONE:
-        return json.loads(row["result"])
-    result = compute()
-    store.finish_job(key, kind, json.dumps(params, sort_keys=True), json.dumps(result), time.time())
-    return result
-
-
-def is_stored(kind: str, params: dict) -> bool:
-    """Whether a finished result is stored for ``kind`` and ``params``."""
-    row = store.load_job(job_key(kind, params))
-    return row is not None and row["status"] == store.DONE
+def _may_compute_here() -> bool:
+    """Whether this request may compute one more quick job itself: at most
+    ``JOBS_QUICK_PER_REQUEST`` of them (a page that needs fifty reviews does
+    a few and queues the rest), so no request does unbounded work."""
+    if not has_request_context():
+        return True
+    done = g.get("quick_jobs", 0)
+    if done >= config("JOBS_QUICK_PER_REQUEST"):
+        return False
+    g.quick_jobs = done + 1
+    return True
 
 
 def _stored(key: str) -> Job:
@@ -223,10 +199,11 @@ def _enqueue(key: str) -> None:
     current_app.extensions["jobs"].task(key)
 
 
-def run(app, key: str) -> None:
+def run(key: str, settings, logger) -> None:
     """Run the job ``key`` here, unless another worker has it (the body of
-    the queue's one task; called inside ``app``'s context)."""
-    heartbeat, stale = config("JOBS_HEARTBEAT"), config("JOBS_STALE_SECONDS")
+    the queue's one task, inside a unit of work of the store). ``settings``
+    holds the JOBS_* values; nothing here needs the web app."""
+    heartbeat, stale = settings["JOBS_HEARTBEAT"], settings["JOBS_STALE_SECONDS"]
     if not store.claim_job(key, time.time(), time.time() - stale):
         return
     row = store.load_job(key)
@@ -236,9 +213,10 @@ def run(app, key: str) -> None:
     started = time.time()
     stop = threading.Event()
     latest: list = [None, None, started]  # fraction, seconds left then, when it was said
+    database = store.database()
 
     def beat():
-        with app.app_context():
+        with store.scope(database):
             while not stop.wait(heartbeat):
                 store.beat_job(key, time.time(), latest[0], time_left(latest, time.time()))
 
@@ -259,11 +237,24 @@ def run(app, key: str) -> None:
         problem = json.dumps(exc.record()) if isinstance(exc, MastermindError) else str(exc) or type(exc).__name__
         store.fail_job(key, problem, time.time())
         if not isinstance(exc, ValueError):
-            current_app.logger.exception("job %s failed", key)
+            logger.exception("job %s failed", key)
         return
     stop.set()
     beater.join()
     store.finish_job(key, row["kind"], row["params"], json.dumps(result), time.time())
+
+
+def sweep(settings, logger, now: float) -> None:
+    """Delete games abandoned for ``GAME_RETENTION_DAYS`` and let go of player
+    tokens idle for ``PLAYER_RETENTION_DAYS`` (0 keeps them): the queue's
+    hourly periodic task."""
+    days, idle = settings.get("GAME_RETENTION_DAYS"), settings.get("PLAYER_RETENTION_DAYS")
+    if days:
+        removed = store.expire_abandoned(now - days * 86400)
+        if removed:
+            logger.info("removed %d abandoned games", removed)
+    if idle:
+        store.forget_idle_players(now - idle * 86400)
 
 
 class Starts:
@@ -306,34 +297,41 @@ class Jobs:
     of this machine), its one task, and the embedded consumer threads when
     configured."""
 
-    def __init__(self, app):
-        name = app.config["JOBS_QUEUE_NAME"]
-        if app.config.get("REDIS_URL"):
+    def __init__(self, settings, database: store.Database, logger, instance_path: str = "instance"):
+        for setting, value in DEFAULTS.items():
+            settings.setdefault(setting, value)
+        name = settings["JOBS_QUEUE_NAME"]
+        if settings.get("REDIS_URL"):
             from huey import RedisHuey
 
-            self.huey = RedisHuey(name=name, url=app.config["REDIS_URL"], results=False)
+            self.huey = RedisHuey(name=name, url=settings["REDIS_URL"], results=False)
         else:
             from huey import SqliteHuey
 
             folder = (
-                os.path.dirname(os.path.abspath(app.config["DATABASE"]))
-                if not app.config.get("DATABASE_URL")
-                else app.instance_path
+                os.path.dirname(os.path.abspath(settings["DATABASE"]))
+                if not settings.get("DATABASE_URL")
+                else instance_path
             )
             os.makedirs(folder, exist_ok=True)
-            path = app.config.get("JOBS_QUEUE") or os.path.join(folder, "jobs-queue.sqlite3")
+            path = settings.get("JOBS_QUEUE") or os.path.join(folder, "jobs-queue.sqlite3")
             self.huey = SqliteHuey(name=name, filename=path, results=False)
-        self.consumer = None
+        self.consumer: Any = None
         self.starts: Starts | None = None  # the web layer's count of job starts per client
 
         @self.huey.task(name="run_job")
         def run_job(key):
-            with app.app_context():
-                run(app, key)
+            with store.scope(database):
+                run(key, settings, logger)
 
-        self.task = run_job
-        if app.config["JOBS_CONSUMER"] == "embedded":
-            self.start(app.config["JOBS_WORKERS"])
+        @self.huey.periodic_task(crontab(minute=SWEEP_MINUTE), name="sweep")
+        def hourly_sweep():
+            with store.scope(database):
+                sweep(settings, logger, time.time())
+
+        self.task, self.sweep = run_job, hourly_sweep
+        if settings["JOBS_CONSUMER"] == "embedded":
+            self.start(settings["JOBS_WORKERS"])
 
     def start(self, workers: int) -> None:
         """Consumer threads in this process (no scheduler, no signal handlers:
@@ -341,23 +339,25 @@ class Jobs:
         self.consumer = self.huey.create_consumer(
             workers=workers,
             worker_type="thread",
-            periodic=False,
+            periodic=True,
             initial_delay=0.05,
             max_delay=0.5,
             check_worker_health=False,
         )
         for _, thread in self.consumer.worker_threads:
             thread.start()
+        self.consumer.scheduler.start()  # the hourly sweep
 
     def stop(self) -> None:
         if self.consumer is not None:
             self.consumer.stop_flag.set()
             for _, thread in self.consumer.worker_threads:
                 thread.join(5)
+            self.consumer.scheduler.join(5)
             self.consumer = None
 
 
 def init_app(app) -> None:
     for name, value in DEFAULTS.items():
         app.config.setdefault(name, value)
-    app.extensions["jobs"] = Jobs(app)
+    app.extensions["jobs"] = Jobs(app.config, app.extensions["store"], app.logger, app.instance_path)

@@ -11,7 +11,7 @@ from sqlalchemy.dialects import postgresql
 metadata = sa.MetaData()
 
 # Times are Unix seconds with a fraction: REAL on SQLite, double precision on PostgreSQL.
-Seconds = sa.REAL().with_variant(postgresql.DOUBLE_PRECISION(), "postgresql")
+Seconds: sa.types.TypeEngine = sa.REAL().with_variant(postgresql.DOUBLE_PRECISION(), "postgresql")
 
 
 def size_columns() -> list[sa.Column]:

@@ -19,7 +19,6 @@ from .helpers import (
     inconsistent_sentence,
     no_store,
     play_guess,
-    sweep_abandoned,
 )
 from .limits import creating
 from .schemas import Game, GameSettings, Guess, Job, Review
@@ -45,7 +44,6 @@ def create(body: GameSettings):
     except MastermindError as exc:
         return error_response(422, error_words(exc))
     game = store.create_game(size, body.max_guesses, hard=body.hard)
-    sweep_abandoned()
     return game_json(game), 201
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 import secrets
-import time
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode, urlsplit
@@ -272,27 +271,6 @@ def share_context(game: store.Game, link: str) -> dict:
         "share_text": share_text(game.size, replies, won, game.max_guesses, link, game.hard),
         "share_description": share_description(game.size, replies, won, game.max_guesses, game.hard),
     }
-
-
-# --- retention -------------------------------------------------------------------------------
-
-_last_sweep = [0.0]
-
-
-def sweep_abandoned() -> None:
-    """Now and then (at most once an hour per process, when a game is
-    created), delete games abandoned for ``GAME_RETENTION_DAYS``."""
-    days = current_app.config["GAME_RETENTION_DAYS"]
-    now = time.time()
-    if not days or now - _last_sweep[0] < 3600:
-        return
-    _last_sweep[0] = now
-    removed = store.expire_abandoned(now - days * 86400)
-    if removed:
-        current_app.logger.info("removed %d abandoned games", removed)
-    idle = current_app.config.get("PLAYER_RETENTION_DAYS")
-    if idle:
-        store.forget_idle_players(now - idle * 86400)
 
 
 def budget() -> Budget:

@@ -11,9 +11,9 @@ import numpy as np
 
 from .. import jobs
 from ..engine import Code, Feedback, GameSize, Strategy, StrategyError, Suggestion, best_guess
-from ..engine.codes import format_history, parse_history
+from ..engine.codes import format_history
 from ..engine.strategies import TooSlow
-from ..settings import size_from_params, size_params
+from ..settings import size_params
 from .helpers import budget
 from .words import error_words
 
@@ -26,16 +26,6 @@ def hint_params(size: GameSize, strategy: Strategy, history) -> dict:
     }
 
 
-def hint_result(s: Suggestion) -> dict:
-    """A suggestion as stored (a job's result, a board's remembered hint)."""
-    return {
-        "guess": str(s.guess),
-        "remaining": s.remaining,
-        "score": s.score,
-        "partition": {r.key: n for r, n in s.partition.items()},
-    }
-
-
 def suggestion_from(result: dict, size: GameSize, strategy: Strategy) -> Suggestion:
     return Suggestion(
         strategy,
@@ -44,15 +34,6 @@ def suggestion_from(result: dict, size: GameSize, strategy: Strategy) -> Suggest
         result["score"],
         {Feedback.parse(k, size): n for k, n in result["partition"].items()},
     )
-
-
-def compute_hint(params: dict, progress) -> dict:
-    """A slow suggestion, in the background (no budget)."""
-    size = size_from_params(params)
-    return hint_result(best_guess(params["strategy"], size, parse_history(params["history"], size)))
-
-
-jobs.register(jobs.Kind("hint", compute_hint))
 
 
 def next_guess(strategy: Strategy, size: GameSize, history, seed: str) -> Suggestion | jobs.Job:

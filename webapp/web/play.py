@@ -9,6 +9,7 @@ from flask import Blueprint, abort, current_app, redirect, render_template, requ
 from flask_babel import gettext, ngettext
 
 from .. import jobs, store
+from ..computations import hint_result
 from ..engine import PRESETS as STRATEGIES
 from ..engine import Code, MastermindError, candidates, get_strategy, rules
 from ..engine.position import partition_bars
@@ -29,7 +30,6 @@ from .helpers import (
     render,
     reply_words,
     share_context,
-    sweep_abandoned,
 )
 from .limits import creating
 from .links import classroom_url, external_url, game_replay_url
@@ -131,7 +131,7 @@ def suggest(game: store.Game, strategy_name: str) -> dict:
         result, ms = hints.suggestion_from(found.result, game.size, strategy), found.elapsed * 1000
     else:
         result = found
-    store.save_hint(game.id, game.next_move, strategy.name, json.dumps({**hints.hint_result(result), "ms": ms}))
+    store.save_hint(game.id, game.next_move, strategy.name, json.dumps({**hint_result(result), "ms": ms}))
     return {"result": result, "ms": ms, "bars": partition_bars(result.partition, game.size.pegs)}
 
 
@@ -183,7 +183,6 @@ def new_game():
         return render_template("index.html", presets=BOARDS, error=error_words(exc), form=form), 400
     player, _ = cookie_player()
     game = store.create_game(size, limit, hard=hard, player=player)
-    sweep_abandoned()
     return remember_player(redirect(url_for("play.board", game_id=game.id), 303), player)
 
 

@@ -16,73 +16,12 @@ from flask import url_for
 from flask_babel import gettext
 
 from .. import jobs
+from ..computations import review_params
 from ..engine import Code, Feedback, GameSize, get_strategy
-from ..engine.codes import conceal, feedback
-from ..engine.lines import LineError, play_against
-from ..engine.optimal import shipped
-from ..engine.review import ESTIMATE_METHOD, RATINGS, Review, position_params, positions, quick, review_game
-from ..engine.strategies import Budget, TooSlow
-from ..settings import size_from_params, size_params
+from ..engine.codes import conceal
+from ..engine.review import ESTIMATE_METHOD, RATINGS
 from .links import DEFAULT_LIMIT, classroom_url, size_slug
 from .words import error_words
-
-# Knuth's game on the same secret gets this much work in a review job
-# (about a second and a half); beyond it the review leaves it out.
-KNUTH_PAIRS = 1_500_000_000
-# A board of at most this many codes whose optimal tree ships with the engine
-# (the classic board, 4 pegs and 6 colours, among them) is reviewed while the
-# page waits, whatever was played: V is read off the tree, and the searches E
-# needs take at most about a third of a second for a first guess (1111, the
-# slowest) and milliseconds for most later moves. A game costs about what a
-# request may spend (REQUEST_BUDGET, half a second): 0.1 to 0.3 s for most,
-# under a second for ten guesses chosen to be slow (1111, 2222, 3333, ...).
-AT_ONCE_BOARD_CODES = 1296
-
-
-def review_params(size: GameSize, secret: Code, guesses: list[Code]) -> dict:
-    return {
-        **size_params(size),
-        "secret": str(secret),
-        "guesses": [str(g) for g in guesses],
-    }
-
-
-def _game(params: dict) -> tuple[GameSize, Code, list]:
-    size = size_from_params(params)
-    secret = Code.parse(params["secret"], size)
-    history = [(g, feedback(g, secret)) for g in (Code.parse(t, size) for t in params["guesses"])]
-    return size, secret, history
-
-
-def compute_review(params: dict, progress) -> dict:
-    size, secret, history = _game(params)
-    moves = review_game(
-        size,
-        history,
-        memo=lambda move, compute: jobs.remembered("review-move", move, compute),
-        progress=lambda fraction: progress(0.9 * fraction),
-    )
-    try:
-        knuth = [g for g, _ in play_against(get_strategy("knuth"), size, secret, Budget(KNUTH_PAIRS))]
-    except (TooSlow, LineError):
-        knuth = None
-    won = bool(history) and history[-1][0] == secret
-    return Review(size, moves, knuth, won).json()
-
-
-def is_quick(params: dict) -> bool:
-    """Whether the request may review the game itself: a board reviewed at
-    once, or every move small or already stored."""
-    size, _, history = _game(params)
-    if size.n_codes <= AT_ONCE_BOARD_CODES and shipped(size):
-        return True
-    return all(
-        quick(size, n) or jobs.is_stored("review-move", position_params(size, before, guess))
-        for before, guess, _, n in positions(size, history)
-    )
-
-
-jobs.register(jobs.Kind("review", compute_review, is_quick))
 
 
 @dataclass

@@ -7,12 +7,10 @@ from __future__ import annotations
 from flask import render_template, request
 
 from ... import jobs
-from ...engine import PRESETS, GameSize, MastermindError, analyse
-from ...engine.optimal import QUICK_SEARCH_CODES, on_demand, shipped
-from ...engine.tables import feedback_table
+from ...engine import PRESETS, GameSize, MastermindError
 from ...engine.tree import check_analysable
-from ...jobs import Busy, Kind, register
-from ...settings import parse_size, size_from_params, size_params
+from ...jobs import Busy
+from ...settings import parse_size, size_params
 from ..contract import Documented, operation
 from ..errors import error_response
 from ..helpers import busy_response, form_defaults, render
@@ -34,54 +32,11 @@ PUBLISHED = {
     ),
     (4, 6, False, "optimal-5"): (5626, "Koyama & Lai 1993, the best strategy that never needs more than 5 guesses"),
 }
-ROW_FIELDS = ("strategy", "total", "mean", "stddev", "max", "first_guess", "histogram")
-
-
-def compared(size: GameSize) -> list:
-    """The strategies the comparison plays: every preset that answers here."""
-    return [s for s in PRESETS.values() if s.available(size)]
-
-
-def compute(params: dict, progress) -> dict:
-    """Play every strategy against every secret; progress runs over them all."""
-    size = size_from_params(params)
-    strategies = compared(size)
-    n = len(strategies)
-    table = feedback_table(size, progress=lambda done, total: progress(0.05 * done / total))
-    rows, skipped = [], []
-    for i, strategy in enumerate(strategies):
-
-        def report(done: int, total: int, i: int = i) -> None:
-            progress(0.05 + 0.95 * (i + done / total) / n)
-
-        try:
-            result = analyse(strategy, size, table=table, progress=report)
-        except MastermindError as exc:  # e.g. no strategy finds every secret within 5 guesses
-            skipped.append({"strategy": strategy.name, "reason": exc.record()})
-            continue
-        summary = result.summary()
-        rows.append({key: summary[key] for key in ROW_FIELDS})
-    return {"rows": rows, "skipped": skipped}
 
 
 def skipped_words(result: dict) -> list[dict]:
     """The strategies left out of a comparison, each with why in words."""
     return [{"strategy": s["strategy"], "reason": error_words(s["reason"])} for s in result.get("skipped", [])]
-
-
-def quick(params: dict) -> bool:
-    """Small sizes whose optimal play ships (or is tiny) are compared at once."""
-    size = size_from_params(params)
-    if size.n_codes > 1296:
-        return False
-    return all(
-        shipped(size, limit) or on_demand(size, QUICK_SEARCH_CODES)
-        for limit, name in ((None, "optimal"), (5, "optimal-5"), (None, "best"))
-        if PRESETS[name].available(size)
-    )
-
-
-register(Kind("compare", compute, quick))
 
 
 def comparison(args):

@@ -7,6 +7,7 @@ from flask import current_app, redirect, render_template, request, url_for
 from flask_babel import format_decimal, gettext, ngettext
 
 from ... import jobs
+from ...computations import line_params
 from ...engine import GameSize, MastermindError
 from ...engine.lines import (
     ADVERSARIES,
@@ -19,14 +20,11 @@ from ...engine.lines import (
     check_adversary,
     codebreaker,
     codebreakers,
-    deepest_line,
-    greedy_line,
-    line_lengths,
     offered,
 )
 from ...engine.strategies import TooSlow
 from ...engine.tree import ANALYSABLE_CODES
-from ...settings import parse_size, size_from_params, size_params
+from ...settings import parse_size, size_params
 from .. import links
 from ..contract import Documented, operation
 from ..errors import error_response
@@ -46,10 +44,6 @@ from ..schemas import Line as LineAnswer
 from ..words import error_words, not_offered, size_label
 from .blueprints import api, bp
 
-# A line computed in the background may score this many (guess, code) pairs
-# (about a minute of work).
-JOB_MAX_PAIRS = 60_000_000_000
-
 
 def line_state(args) -> dict:
     """The line a query string asks for and the step to show."""
@@ -64,7 +58,7 @@ def line_state(args) -> dict:
     except TooSlow:
         if size.n_codes > ANALYSABLE_CODES:
             raise TooSlow("lines-too-large", size=size.params(), codes=size.n_codes, most=ANALYSABLE_CODES) from None
-        job = jobs.get("line", line_params(size, strategy, adversary))
+        job = jobs.get("line", line_params(size, strategy.name, adversary))
         if job.failed:
             raise LineError(error_words(job.problem)) from None
         if not job.done:
@@ -85,53 +79,6 @@ def line_state(args) -> dict:
                 gettext("Step %(step)d is past the end of this line: it has %(last)d guesses.", step=step, last=last)
             )
     return {**state, "line": line, "step": step}
-
-
-def line_params(size: GameSize, strategy, adversary: str) -> dict:
-    return {
-        **size_params(size),
-        "strategy": strategy.name,
-        "adversary": adversary,
-    }
-
-
-def compute_line(params: dict, progress) -> dict:
-    """A line too slow for a request, in the background."""
-    size = size_from_params(params)
-    strategy = codebreaker(params["strategy"])
-    report = (lambda done, total: progress(done / total)) if progress else None
-    if params["adversary"] == GREEDY:
-        line = greedy_line(strategy, size, JOB_MAX_PAIRS, report)
-    else:
-        line = deepest_line(strategy, size, ANALYSABLE_CODES, report)
-    return line.to_dict()
-
-
-jobs.register(jobs.Kind("line", compute_line))
-
-
-def compute_lengths(params: dict, progress) -> dict:
-    """Every codebreaker's line length against both adversaries (the table
-    under a line), in the background: it builds a dozen decision trees."""
-    size = size_from_params(params)
-    return {
-        "rows": [
-            {
-                "strategy": row.strategy.name,
-                "greedy": row.greedy,
-                "deepest": row.deepest,
-                "failure": None if row.failure is None else row.failure.record(),
-            }
-            for row in line_lengths(size)
-        ]
-    }
-
-
-# Sizes this small have their table worked out by the request that asks.
-QUICK_LENGTHS_CODES = 256
-jobs.register(
-    jobs.Kind("lengths", compute_lengths, lambda params: params["colors"] ** params["pegs"] <= QUICK_LENGTHS_CODES)
-)
 
 
 def lengths_job(size: GameSize):

@@ -1,0 +1,253 @@
+"""What each kind of background job computes: a function from the job's
+parameters (plain JSON) to its result (plain JSON), reporting progress as it
+goes. These import only the engine and the store, so the job consumer
+(``webapp.worker``) runs them without building the web app; ``jobs`` queues
+them and the pages word their results.
+
+A kind may also say it is ``quick`` for some parameters: then the request
+that asks computes it at once and stores it like any other result."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from . import store
+from .engine import PRESETS, Code, GameSize, MastermindError, analyse, best_guess, get_strategy
+from .engine.codes import feedback, parse_history
+from .engine.lines import GREEDY, LineError, codebreaker, deepest_line, greedy_line, line_lengths, play_against
+from .engine.optimal import QUICK_SEARCH_CODES, on_demand, shipped
+from .engine.review import Review, position_params, positions, quick, review_game
+from .engine.strategies import Budget, Suggestion, TooSlow
+from .engine.tables import feedback_table
+from .engine.tree import ANALYSABLE_CODES
+
+Progress = Callable[[float | None], None]
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A kind of job: ``compute(params, progress)`` returns a JSON-able result
+    and calls ``progress(fraction)`` as it goes (fraction from 0 to 1, or None
+    when it cannot tell); ``quick(params)`` says whether a request may simply
+    compute it."""
+
+    name: str
+    compute: Callable[[dict, Progress], Any]
+    quick: Callable[[dict], bool] = lambda params: False
+
+
+KINDS: dict[str, Kind] = {}
+
+
+def register(kind: Kind) -> Kind:
+    KINDS[kind.name] = kind
+    return kind
+
+
+def job_key(kind: str, params: dict) -> str:
+    """The name of a computation: its kind and its parameters, canonically."""
+    return kind + ":" + json.dumps(params, sort_keys=True, separators=(",", ":"))
+
+
+def remembered(kind: str, params: dict, compute: Callable[[], Any]) -> Any:
+    """The result stored for ``kind`` and ``params``, or ``compute()`` done
+    here and stored under that name, for every later caller (a part of a
+    larger job that other jobs share, such as one reviewed position)."""
+    key = job_key(kind, params)
+    row = store.load_job(key)
+    if row is not None and row["status"] == store.DONE:
+        return json.loads(row["result"])
+    result = compute()
+    store.finish_job(key, kind, json.dumps(params, sort_keys=True), json.dumps(result), time.time())
+    return result
+
+
+def is_stored(kind: str, params: dict) -> bool:
+    """Whether a finished result is stored for ``kind`` and ``params``."""
+    row = store.load_job(job_key(kind, params))
+    return row is not None and row["status"] == store.DONE
+
+
+def size_of(params: dict) -> GameSize:
+    """A job's size, from the fields ``GameSize.params()`` writes (jobs stored
+    before the rule for guesses existed have no ``distinct_guesses``)."""
+    return GameSize(params["pegs"], params["colors"], params["distinct"], params.get("distinct_guesses", False))
+
+
+# --- a finished game's review ---------------------------------------------------------------------
+
+# Knuth's game on the same secret gets this much work in a review job
+# (about a second and a half); beyond it the review leaves it out.
+KNUTH_PAIRS = 1_500_000_000
+# A board of at most this many codes whose optimal tree ships with the engine
+# (the classic board, 4 pegs and 6 colours, among them) is reviewed while the
+# page waits, whatever was played: V is read off the tree, and the searches E
+# needs take at most about a third of a second for a first guess (1111, the
+# slowest) and milliseconds for most later moves.
+AT_ONCE_BOARD_CODES = 1296
+
+
+def review_params(size: GameSize, secret: Code, guesses: list[Code]) -> dict:
+    return {**size.params(), "secret": str(secret), "guesses": [str(g) for g in guesses]}
+
+
+def reviewed_game(params: dict) -> tuple[GameSize, Code, list]:
+    """The size, secret and history a review's parameters name."""
+    size = size_of(params)
+    secret = Code.parse(params["secret"], size)
+    history = [(g, feedback(g, secret)) for g in (Code.parse(t, size) for t in params["guesses"])]
+    return size, secret, history
+
+
+def review(params: dict, progress: Progress) -> dict:
+    size, secret, history = reviewed_game(params)
+    moves = review_game(
+        size,
+        history,
+        memo=lambda move, compute: remembered("review-move", move, compute),
+        progress=lambda fraction: progress(0.9 * fraction),
+    )
+    try:
+        knuth = [g for g, _ in play_against(get_strategy("knuth"), size, secret, Budget(KNUTH_PAIRS))]
+    except (TooSlow, LineError):
+        knuth = None
+    won = bool(history) and history[-1][0] == secret
+    return Review(size, moves, knuth, won).json()
+
+
+def review_is_quick(params: dict) -> bool:
+    """Whether the request may review the game itself: a board reviewed at
+    once, or every move small or already stored."""
+    size, _, history = reviewed_game(params)
+    if size.n_codes <= AT_ONCE_BOARD_CODES and shipped(size):
+        return True
+    return all(
+        quick(size, n) or is_stored("review-move", position_params(size, before, guess))
+        for before, guess, _, n in positions(size, history)
+    )
+
+
+register(Kind("review", review, review_is_quick))
+
+
+# --- every strategy compared --------------------------------------------------------------------
+
+ROW_FIELDS = ("strategy", "total", "mean", "stddev", "max", "first_guess", "histogram")
+
+
+def compared(size: GameSize) -> list:
+    """The strategies the comparison plays: every preset that answers here."""
+    return [s for s in PRESETS.values() if s.available(size)]
+
+
+def compare(params: dict, progress: Progress) -> dict:
+    """Play every strategy against every secret; progress runs over them all."""
+    size = size_of(params)
+    strategies = compared(size)
+    n = len(strategies)
+    table = feedback_table(size, progress=lambda done, total: progress(0.05 * done / total))
+    rows, skipped = [], []
+    for i, strategy in enumerate(strategies):
+
+        def report(done: int, total: int, i: int = i) -> None:
+            progress(0.05 + 0.95 * (i + done / total) / n)
+
+        try:
+            result = analyse(strategy, size, table=table, progress=report)
+        except MastermindError as exc:  # e.g. no strategy finds every secret within 5 guesses
+            skipped.append({"strategy": strategy.name, "reason": exc.record()})
+            continue
+        summary = result.summary()
+        rows.append({key: summary[key] for key in ROW_FIELDS})
+    return {"rows": rows, "skipped": skipped}
+
+
+def compare_is_quick(params: dict) -> bool:
+    """Small sizes whose optimal play ships (or is tiny) are compared at once."""
+    size = size_of(params)
+    if size.n_codes > 1296:
+        return False
+    return all(
+        shipped(size, limit) or on_demand(size, QUICK_SEARCH_CODES)
+        for limit, name in ((None, "optimal"), (5, "optimal-5"), (None, "best"))
+        if PRESETS[name].available(size)
+    )
+
+
+register(Kind("compare", compare, compare_is_quick))
+
+
+# --- a strategy's line against an adversary, and every line's length -------------------------------
+
+# A line computed in the background may score this many (guess, code) pairs
+# (about a minute of work).
+JOB_MAX_PAIRS = 60_000_000_000
+# Sizes this small have their lengths table worked out by the request that asks.
+QUICK_LENGTHS_CODES = 256
+
+
+def line_params(size: GameSize, strategy_name: str, adversary: str) -> dict:
+    return {**size.params(), "strategy": strategy_name, "adversary": adversary}
+
+
+def line(params: dict, progress: Progress) -> dict:
+    """A line too slow for a request, in the background."""
+    size = size_of(params)
+    strategy = codebreaker(params["strategy"])
+
+    def report(done: int, total: int) -> None:
+        progress(done / total)
+
+    if params["adversary"] == GREEDY:
+        found = greedy_line(strategy, size, JOB_MAX_PAIRS, report)
+    else:
+        found = deepest_line(strategy, size, ANALYSABLE_CODES, report)
+    return found.to_dict()
+
+
+register(Kind("line", line))
+
+
+def lengths(params: dict, progress: Progress) -> dict:
+    """Every codebreaker's line length against both adversaries (the table
+    under a line): it builds a dozen decision trees."""
+    return {
+        "rows": [
+            {
+                "strategy": row.strategy.name,
+                "greedy": row.greedy,
+                "deepest": row.deepest,
+                "failure": None if row.failure is None else row.failure.record(),
+            }
+            for row in line_lengths(size_of(params))
+        ]
+    }
+
+
+register(Kind("lengths", lengths, lambda params: params["colors"] ** params["pegs"] <= QUICK_LENGTHS_CODES))
+
+
+# --- a strategy's next guess ------------------------------------------------------------------------
+
+
+def hint_result(s: Suggestion) -> dict:
+    """A suggestion as stored (a job's result, a board's remembered hint)."""
+    return {
+        "guess": str(s.guess),
+        "remaining": s.remaining,
+        "score": s.score,
+        "partition": {r.key: n for r, n in s.partition.items()},
+    }
+
+
+def hint(params: dict, progress: Progress) -> dict:
+    """A slow suggestion (no budget)."""
+    size = size_of(params)
+    return hint_result(best_guess(params["strategy"], size, parse_history(params["history"], size)))
+
+
+register(Kind("hint", hint))
