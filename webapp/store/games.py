@@ -153,13 +153,15 @@ def record_guess(game: Game, guess: Code, reply: Feedback, status: str) -> Game:
     first: nothing is stored then."""
     move = game.next_move
     with transaction() as db:
-        added = db.execute(
-            upsert(guesses)
-            .values(game_id=game.id, move=move, guess=str(guess), black=reply.black, white=reply.white, at=time.time())
-            .on_conflict_do_nothing()
-        ).rowcount
-        if not added:
+        db.execute(locked(sa.select(games.c.id).where(games.c.id == game.id)))  # one writer per game
+        stored = db.execute(sa.select(sa.func.count()).where(guesses.c.game_id == game.id)).scalar_one()
+        if stored != len(game.moves):
             raise MoveTaken(game.id)
+        db.execute(
+            guesses.insert().values(
+                game_id=game.id, move=move, guess=str(guess), black=reply.black, white=reply.white, at=time.time()
+            )
+        )
         if status != game.status:
             db.execute(games.update().where(games.c.id == game.id).values(status=status))
     game.moves.append(Move(guess, reply))
