@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from webapp.engine import Code, CodeError, Feedback, FeedbackError, GameSize, SizeError, feedback
 from webapp.engine.codes import conceal, reveal
-from webapp.web.words import error_words
+from webapp.words import error_words
 
 # secret, guess, black, white: the worked examples of rules-and-strategies.md
 WORKED = [

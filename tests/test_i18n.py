@@ -97,7 +97,7 @@ def raised_facts() -> set[str]:
 
 
 def test_every_fact_the_engine_states_is_worded():
-    from webapp.web.words import ERRORS
+    from webapp.words import ERRORS
 
     facts = raised_facts()
     assert len(facts) > 40

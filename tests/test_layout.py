@@ -145,6 +145,18 @@ def test_the_computations_import_only_the_engine_and_the_store():
     assert sorted(d for d in graph["webapp.computations"] if not d.startswith(allowed)) == []
 
 
+def test_the_command_line_imports_no_web_code():
+    """``mastermind`` words its errors through ``webapp.words``, not the web layer."""
+    graph = import_graph()
+    seen, todo = set(), ["webapp.cli"]
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo.extend(graph.get(name, ()))
+    assert sorted(name for name in seen if name.startswith("webapp.web")) == []
+
+
 def test_the_job_consumer_builds_no_web_app(tmp_path):
     """``huey_consumer webapp.worker.huey`` loads the queue, the computations
     and the store, and not one module of the web layer."""

@@ -19,7 +19,7 @@ from webapp.engine.lines import (
     greedy_line,
 )
 from webapp.engine.strategies import TooSlow
-from webapp.web.words import error_words
+from webapp.words import error_words
 
 
 def plain_feedback(codes_a, codes_b, colors):

@@ -9,7 +9,7 @@ from webapp.engine import Code, GameSize, SizeError
 from webapp.engine.codes import guess_indices, secret_indices
 from webapp.engine.optimal import OptimalSolver
 from webapp.engine.tables import feedback_table
-from webapp.web.words import error_words
+from webapp.words import error_words
 
 
 def plain_optimum(size: GameSize, max_guesses=None, candidates_only=False):

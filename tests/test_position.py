@@ -10,7 +10,7 @@ from webapp.engine.codes import parse_history
 from webapp.engine.position import describe, partition_bars
 from webapp.engine.strategies import TooSlow
 from webapp.engine.tables import feedback_table
-from webapp.web.words import error_words, why_words
+from webapp.words import error_words, why_words
 
 WORDS = Flask(__name__)
 Babel(WORDS)

@@ -21,9 +21,9 @@ from .engine.tree import check_analysable
 
 
 def worded(exc: Exception) -> str:
-    """An error as a sentence (the engine states facts; the wording is the
-    web layer's, in English here)."""
-    from .web.words import error_words
+    """An error as a sentence (the engine states facts; ``webapp.words``
+    words them, in English here)."""
+    from .words import error_words
 
     return error_words(exc)
 

@@ -37,7 +37,7 @@ class MastermindError(ValueError):
     The engine states the fact, never a sentence: ``fact`` is a short key
     (``"code-length"``) and ``details`` the values a sentence needs. The web
     layer and the command line word it in the reader's language
-    (``webapp.web.words.error_words``). An error raised by the web layer
+    (``webapp.words.error_words``). An error raised by the web layer
     itself is already worded: its fact is the sentence.
 
     >>> str(CodeError("code-length", pegs=4, given="12345"))

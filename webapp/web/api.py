@@ -9,6 +9,7 @@ from flask_babel import gettext
 
 from .. import jobs, store
 from ..engine import Code, GameSize, MastermindError, rules
+from ..words import error_words
 from . import review as reviews
 from .contract import GAME_LINKS, LIMITED, NO_STORE, Documented, operation
 from .errors import error_response
@@ -22,7 +23,6 @@ from .helpers import (
 )
 from .limits import creating
 from .schemas import Game, GameSettings, Guess, Job, Review
-from .words import error_words
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

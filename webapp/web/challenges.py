@@ -16,6 +16,7 @@ from .. import store
 from ..engine import Code, GameSize, MastermindError, get_strategy, rules
 from ..engine.lines import play_against
 from ..settings import BOARDS, MAX_NAME, SettingsError, parse_settings
+from ..words import error_words
 from . import review as reviews
 from .contract import GAME_LINKS, LIMITED, NO_STORE, Documented, link, operation
 from .errors import error_response
@@ -33,7 +34,6 @@ from .helpers import (
 from .limits import creating
 from .links import replay_url
 from .schemas import Challenge, ChallengeGame, ChallengeResults, ChallengeSettings, Join
-from .words import error_words
 
 bp = Blueprint("challenges", __name__)
 api = Blueprint("challenges_api", __name__, url_prefix="/api/challenges")

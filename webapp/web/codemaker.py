@@ -12,6 +12,7 @@ from ..engine import PRESETS, Code, Feedback, FeedbackError, GameSize, Mastermin
 from ..engine.codes import MAX_GUESSES
 from ..engine.lines import offered
 from ..settings import SettingsError, parse_size, small_number
+from ..words import error_words, not_offered, size_label
 from . import hints
 from .contract import LIMITED, NO_STORE, Documented, link, operation
 from .errors import error_response
@@ -19,7 +20,6 @@ from .helpers import codemaker_or_404, is_htmx, move_number, no_store, render
 from .limits import creating
 from .links import classroom_url
 from .schemas import Answer, CodemakerSettings, CodemakerState, TakeBack
-from .words import error_words, not_offered, size_label
 
 bp = Blueprint("codemaker", __name__, url_prefix="/codemaker")
 api = Blueprint("codemaker_api", __name__, url_prefix="/api/codemaker")

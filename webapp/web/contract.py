@@ -22,7 +22,7 @@ from pydantic import BaseModel, ValidationError
 from werkzeug.wrappers import Response
 
 from ..engine import MastermindError
-from .words import error_words
+from ..words import error_words
 
 
 @dataclass(frozen=True)

@@ -19,9 +19,9 @@ from .. import store
 from ..engine import Code, Feedback, GameSize, MastermindError, rules
 from ..engine.codes import peg_digit
 from ..engine.strategies import Budget, TooSlow
+from ..words import error_words, size_label
 from .errors import error_response
 from .links import game_replay_url
-from .words import error_words, size_label
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,8 @@ from ..engine import Code, Feedback, GameSize, Strategy, StrategyError, Suggesti
 from ..engine.codes import format_history
 from ..engine.strategies import TooSlow
 from ..settings import size_params
+from ..words import error_words
 from .helpers import budget
-from .words import error_words
 
 
 def hint_params(size: GameSize, strategy: Strategy, history) -> dict:

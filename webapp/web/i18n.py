@@ -23,8 +23,7 @@ from babel.messages.pofile import read_po
 from flask import Blueprint, redirect, request
 from flask_babel import Babel, format_date, format_decimal
 
-from .helpers import back_to, current_language, here_without_lang, number, reply_words
-from .words import (
+from ..words import (
     adversary_name,
     code_checks,
     error_words,
@@ -40,6 +39,7 @@ from .words import (
     strategy_reference,
     why_words,
 )
+from .helpers import back_to, current_language, here_without_lang, number, reply_words
 
 bp = Blueprint("language", __name__)
 

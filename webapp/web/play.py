@@ -14,6 +14,7 @@ from ..engine import PRESETS as STRATEGIES
 from ..engine import Code, MastermindError, candidates, get_strategy, rules
 from ..engine.position import partition_bars
 from ..settings import BOARDS, BOARDS_BY_KEY, SettingsError, parse_hard, parse_settings
+from ..words import error_words
 from . import days, hints
 from . import review as reviews
 from .helpers import (
@@ -33,7 +34,6 @@ from .helpers import (
 )
 from .limits import creating
 from .links import classroom_url, external_url, game_replay_url
-from .words import error_words
 
 bp = Blueprint("play", __name__)
 # "Show codes still possible" lists the codes themselves up to this many.

@@ -20,8 +20,8 @@ from ..computations import review_params
 from ..engine import Code, Feedback, GameSize, get_strategy
 from ..engine.codes import conceal
 from ..engine.review import ESTIMATE_METHOD, RATINGS
+from ..words import error_words
 from .links import DEFAULT_LIMIT, classroom_url, size_slug
-from .words import error_words
 
 
 @dataclass

@@ -31,10 +31,10 @@ from ..engine.codes import MAX_GUESSES, reveal
 from ..engine.lines import play_against
 from ..engine.strategies import TooSlow
 from ..settings import small_number
+from ..words import error_words
 from . import review as reviews
 from .helpers import budget, render, share_description
 from .links import DEFAULT_LIMIT, classroom_url, replay_url, size_from_slug
-from .words import error_words
 
 bp = Blueprint("share", __name__)
 

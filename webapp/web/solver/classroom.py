@@ -17,12 +17,12 @@ from ...engine.codes import conceal, format_history, parse_history, reveal, secr
 from ...engine.lines import offered
 from ...engine.position import describe, partition_bars
 from ...settings import SettingsError, parse_size
+from ...words import error_words, not_offered, why_words
 from .. import links
 from ..contract import Documented, operation
 from ..errors import error_response
 from ..helpers import ViewError, budget, form_defaults, number, render, reply_words, status_of
 from ..schemas import Position, StepQuery
-from ..words import error_words, not_offered, why_words
 from .blueprints import api, bp
 
 SOURCES = {

@@ -11,12 +11,12 @@ from ...engine import PRESETS, GameSize, MastermindError
 from ...engine.tree import check_analysable
 from ...jobs import Busy
 from ...settings import parse_size, size_params
+from ...words import error_words
 from ..contract import Documented, operation
 from ..errors import error_response
 from ..helpers import busy_response, form_defaults, render
 from ..links import size_args
 from ..schemas import Comparison, Job, SizeQuery
-from ..words import error_words
 from .blueprints import api, bp
 
 # Totals for every secret as the literature reports them, shown beside the

@@ -25,6 +25,7 @@ from ...engine.lines import (
 from ...engine.strategies import TooSlow
 from ...engine.tree import ANALYSABLE_CODES
 from ...settings import parse_size, size_params
+from ...words import error_words, not_offered, size_label
 from .. import links
 from ..contract import Documented, operation
 from ..errors import error_response
@@ -41,7 +42,6 @@ from ..helpers import (
 )
 from ..schemas import Job, LineQuery
 from ..schemas import Line as LineAnswer
-from ..words import error_words, not_offered, size_label
 from .blueprints import api, bp
 
 

@@ -14,9 +14,9 @@ from ...engine.lines import offered
 from ...engine.position import Branch, Position, branches, describe
 from ...engine.strategies import Suggestion
 from ...settings import parse_size
+from ...words import error_words, not_offered
 from .. import links
 from ..helpers import ViewError, budget, form_defaults, is_htmx, render, reply_words, status_of
-from ..words import error_words, not_offered
 from .blueprints import bp
 
 MAX_DEPTH = 30

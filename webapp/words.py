@@ -1,7 +1,11 @@
-"""The engine's facts in the page's language: why a strategy chose its
-guess, which guesses it scored, and the names of its scores. The engine
-returns data (``Why``, score dictionaries whose keys are the API's field
-names); only this module words them, through the gettext catalogues."""
+"""The engine's facts in the reader's language: why a strategy chose its
+guess, which guesses it scored, the names of its scores, and every error.
+The engine returns data (``Why``, score dictionaries whose keys are the
+API's field names, an error's fact and details); only this module words
+them, through the gettext catalogues: for the pages and the API in the
+request's language, for the command line in English. It sits beside the
+web layer, not in it, so ``mastermind`` words its errors without loading a
+page, a blueprint or a view."""
 
 from __future__ import annotations
 
@@ -10,8 +14,8 @@ from collections.abc import Callable
 from flask import has_app_context
 from flask_babel import format_decimal, gettext, lazy_gettext, ngettext
 
-from ..engine.codes import JSON, GameSize, digit_range, example
-from ..engine.position import Why
+from .engine.codes import JSON, GameSize, digit_range, example
+from .engine.position import Why
 
 # The score names the strategies use (the API keeps these keys in English).
 SCORE_NAMES = {
