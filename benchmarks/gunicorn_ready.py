@@ -1,12 +1,13 @@
 """gunicorn settings for the benchmarks and tests (``-c python:benchmarks.gunicorn_ready``):
-each worker, once it has loaded the app, leaves a file named by its pid in
-``$MASTERMIND_READY_DIR``, so that whoever started the server can wait until
-every worker serves, not only until the port is open."""
+each worker, once it has loaded the app, writes its pid as a line to the pipe
+``$MASTERMIND_READY_FD``, so that whoever started the server waits for every
+worker to serve (and for a replacement after one dies), not only until the
+port is open (``benchmarks.load.ReadyWorkers`` reads it)."""
 
 import os
 
 
 def post_worker_init(worker):
-    folder = os.environ.get("MASTERMIND_READY_DIR")
-    if folder:
-        open(os.path.join(folder, str(worker.pid)), "w").close()
+    fd = os.environ.get("MASTERMIND_READY_FD")
+    if fd:
+        os.write(int(fd), f"{worker.pid}\n".encode())

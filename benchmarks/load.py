@@ -13,7 +13,7 @@ import http.client
 import json
 import os
 import random
-import shutil
+import select
 import sqlite3
 import subprocess
 import sys
@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 from urllib.parse import urlencode
 
-from .servers import free_port, stop_group, wait_for_port
+from .servers import free_port, stop_group
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -33,6 +33,31 @@ def database_settings(database: str) -> dict:
     if database.startswith("postgresql://"):
         return {"DATABASE_URL": database}
     return {"DATABASE": database, "DATABASE_URL": None}
+
+
+class ReadyWorkers:
+    """The pids gunicorn's workers announce once they have loaded the app
+    (``benchmarks.gunicorn_ready``), read from a pipe: starting the server,
+    or a worker replacing one that died, is waited for as an event."""
+
+    def __init__(self, fd: int):
+        self.fd, self.buffer = fd, b""
+
+    def next(self, timeout: float) -> int:
+        """The pid of the next worker ready; RuntimeError if none comes within
+        ``timeout`` seconds (a bound for a broken server only)."""
+        while b"\n" not in self.buffer:
+            if not select.select([self.fd], [], [], timeout)[0]:
+                raise RuntimeError(f"no gunicorn worker became ready within {timeout:.0f} s")
+            chunk = os.read(self.fd, 4096)
+            if not chunk:
+                raise RuntimeError("gunicorn stopped before its workers were ready")
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return int(line)
+
+    def close(self) -> None:
+        os.close(self.fd)
 
 
 @contextlib.contextmanager
@@ -63,26 +88,53 @@ def gunicorn(database: str, workers: int = 4, threads: int = 4, config: dict | N
         "2",
         f"webapp:create_app({settings!r})",
     ]
-    ready = tempfile.mkdtemp(prefix="mastermind-ready-")
+    reader, writer = os.pipe()
     process = subprocess.Popen(
         command,
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
-        env={**os.environ, "MASTERMIND_READY_DIR": ready},
+        pass_fds=(writer,),
+        env={**os.environ, "MASTERMIND_READY_FD": str(writer)},
     )
+    os.close(writer)  # the server's processes hold the only write ends
+    process.ready = ReadyWorkers(reader)
     try:
-        wait_for_port(port, 60)
-        deadline = time.time() + 60  # every worker has loaded the app (and its kernels)
-        while len(os.listdir(ready)) < workers and process.poll() is None:
-            if time.time() > deadline:
-                raise RuntimeError("gunicorn's workers did not start")
-            time.sleep(0.05)
+        for _ in range(workers):  # every worker has loaded the app (and its kernels)
+            process.ready.next(60)
         yield port, process
     finally:
-        shutil.rmtree(ready, ignore_errors=True)
+        process.ready.close()
         stop_group(process)
+
+
+class Milestones:
+    """Events on the number of guesses acknowledged so far, by every player
+    together: a test waits for "40 guesses stored" as an event the load sets,
+    never by polling the database or sleeping."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self.count = 0
+        self._waiting: list[tuple[int, threading.Event]] = []
+
+    def reached(self, count: int) -> threading.Event:
+        """An event set once ``count`` guesses are acknowledged."""
+        event = threading.Event()
+        with self._lock:
+            if self.count >= count:
+                event.set()
+            else:
+                self._waiting.append((count, event))
+        return event
+
+    def ack(self) -> None:
+        with self._lock:
+            self.count += 1
+            for count, event in self._waiting:
+                if self.count >= count:
+                    event.set()
 
 
 class Player:
@@ -90,8 +142,9 @@ class Player:
     several servers' ports, the player's requests go to each in turn (one
     connection to each), so one game is played across all of them."""
 
-    def __init__(self, port: int | list[int], htmx: bool, seed: int):
+    def __init__(self, port: int | list[int], htmx: bool, seed: int, milestones: Milestones | None = None):
         self.ports = [port] if isinstance(port, int) else list(port)
+        self.milestones = milestones
         self.htmx, self.rng = htmx, random.Random(seed)
         self.conns = [http.client.HTTPConnection("127.0.0.1", p, timeout=30) for p in self.ports]
         self.turn = seed % len(self.ports)
@@ -150,6 +203,8 @@ class Player:
                 last = json.loads(data)["guesses"][-1]
                 black, white = last["black"], last["white"]
             self.acks.append((game, move, guess, black, white))
+            if self.milestones is not None:
+                self.milestones.ack()
             if black == 4:
                 return
 
@@ -164,12 +219,14 @@ def load(
     seconds: float,
     htmx_share: float = 0.5,
     until: threading.Event | None = None,
+    milestones: Milestones | None = None,
 ) -> dict:
     """``players`` threads play until ``seconds`` have passed (on each of the
     servers in turn when ``port`` is a list), or until ``until`` is set: a
-    test stops the load at a state it waits for, and ``seconds`` only bounds
-    a test gone wrong."""
-    crowd = [Player(port, htmx=i < players * htmx_share, seed=i) for i in range(players)]
+    test stops the load at a state it waits for (``milestones`` counts the
+    acknowledged guesses as they come), and ``seconds`` only bounds a test
+    gone wrong."""
+    crowd = [Player(port, htmx=i < players * htmx_share, seed=i, milestones=milestones) for i in range(players)]
     stop = time.time() + seconds
     threads = [threading.Thread(target=p.run, args=(stop, until)) for p in crowd]
     started = time.perf_counter()

@@ -11,41 +11,12 @@ import threading
 import time
 from urllib.parse import urlencode
 
-from benchmarks.load import gunicorn, load, verify
+from benchmarks.load import Milestones, gunicorn, load, verify
 
 
 def children(pid: int) -> list[int]:
     with open(f"/proc/{pid}/task/{pid}/children") as fh:
         return [int(p) for p in fh.read().split()]
-
-
-def stored_guesses(database: str, at_least: int) -> int:
-    """Wait until the database holds ``at_least`` guesses; how many it holds."""
-    import sqlite3
-
-    deadline = time.time() + 60  # bounds a broken test only
-    while time.time() < deadline:
-        try:
-            with sqlite3.connect(database, timeout=5) as db:
-                count = db.execute("SELECT COUNT(*) FROM guesses").fetchone()[0]
-        except sqlite3.OperationalError:  # not created yet
-            count = 0
-        if count >= at_least:
-            return at_least
-        time.sleep(0.05)
-    raise AssertionError(f"the load stored fewer than {at_least} guesses in a minute")
-
-
-def replaced(master: int, victim: int, workers: int) -> None:
-    """Wait until the master has replaced ``victim`` (``workers`` again, the
-    victim not among them)."""
-    deadline = time.time() + 60  # bounds a broken test only
-    while time.time() < deadline:
-        now = children(master)
-        if victim not in now and len(now) == workers:
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"worker {victim} was not replaced: {children(master)}")
 
 
 def test_worker_killed_mid_load(tmp_path):
@@ -54,17 +25,18 @@ def test_worker_killed_mid_load(tmp_path):
     "Mid load" holds on any machine, however many guesses a second it plays."""
     database = str(tmp_path / "games.sqlite3")
     with gunicorn(database, workers=2) as (port, master):
-        result, enough = {}, threading.Event()
-        runner = threading.Thread(
-            target=lambda: result.update(load(port, players=8, seconds=600, until=enough))  # seconds: a broken test
+        result, enough, acknowledged = {}, threading.Event(), Milestones()
+        runner = threading.Thread(  # seconds: a bound for a broken test
+            target=lambda: result.update(load(port, players=8, seconds=600, until=enough, milestones=acknowledged))
         )
         runner.start()
         try:
-            stored = stored_guesses(database, at_least=40)  # the load is under way: a state, not a moment
+            stored = 40
+            assert acknowledged.reached(stored).wait(60)  # the load is under way: a state, not a moment
             victim = children(master.pid)[0]
             os.kill(victim, signal.SIGKILL)
-            replaced(master.pid, victim, workers=2)
-            stored_guesses(database, at_least=stored + 40)  # and it goes on after the kill
+            assert master.ready.next(60) != victim  # a new worker has loaded the app in its place
+            assert acknowledged.reached(acknowledged.count + 40).wait(60)  # and the load goes on after the kill
         finally:
             enough.set()
             runner.join()

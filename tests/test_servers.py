@@ -8,13 +8,12 @@ from __future__ import annotations
 import contextlib
 import http.client
 import json
-import threading
 import time
 
 import psycopg
 import pytest
 
-from benchmarks.load import gunicorn, load, verify
+from benchmarks.load import Milestones, gunicorn, load, verify
 from webapp.engine import GameSize, analyse, best_guess, feedback
 from webapp.engine.codes import Code
 
@@ -46,26 +45,13 @@ def servers(postgresql_url, redis_url):
         yield ports
 
 
-def stored_guesses(database: str) -> int:
-    with psycopg.connect(database) as conn:
-        return conn.execute("SELECT COUNT(*) FROM guesses").fetchone()[0]
-
-
 def test_players_alternate_between_servers(servers, postgresql_url):
     """Eight players, every request to the other server than the last, play
     until 60 guesses are stored (a count, not a number of seconds): every
     acknowledged guess is stored once, with the right feedback."""
-    result, enough = {}, threading.Event()
-    # ``seconds`` only bounds a broken test: the players stop when ``enough`` is set.
-    runner = threading.Thread(target=lambda: result.update(load(list(servers), players=8, seconds=600, until=enough)))
-    runner.start()
-    try:
-        deadline = time.time() + 120  # bounds a broken test only
-        while stored_guesses(postgresql_url) < 60 and time.time() < deadline:
-            time.sleep(0.05)
-    finally:
-        enough.set()
-        runner.join()
+    acknowledged = Milestones()
+    # The players stop at 60 acknowledged guesses; ``seconds`` only bounds a broken test.
+    result = load(list(servers), players=8, seconds=600, until=acknowledged.reached(60), milestones=acknowledged)
     check = verify(postgresql_url, result["acks"])
     assert check["acknowledged"] >= 60 and result["errors"] == 0
     assert (check["missing"], check["duplicated"], check["wrong"]) == (0, 0, 0)
