@@ -42,12 +42,14 @@ class ReadyWorkers:
 
     def __init__(self, fd: int):
         self.fd, self.buffer = fd, b""
+        self.poll = select.poll()  # not select(): a test process may hold descriptors past 1024
+        self.poll.register(fd, select.POLLIN)
 
     def next(self, timeout: float) -> int:
         """The pid of the next worker ready; RuntimeError if none comes within
         ``timeout`` seconds (a bound for a broken server only)."""
         while b"\n" not in self.buffer:
-            if not select.select([self.fd], [], [], timeout)[0]:
+            if not self.poll.poll(timeout * 1000):
                 raise RuntimeError(f"no gunicorn worker became ready within {timeout:.0f} s")
             chunk = os.read(self.fd, 4096)
             if not chunk:

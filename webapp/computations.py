@@ -17,7 +17,7 @@ from typing import Any
 
 from . import store
 from .engine import PRESETS, Code, GameSize, MastermindError, analyse, best_guess, get_strategy
-from .engine.codes import feedback, parse_history
+from .engine.codes import feedback, format_history, parse_history
 from .engine.lines import GREEDY, LineError, codebreaker, deepest_line, greedy_line, line_lengths, play_against
 from .engine.optimal import QUICK_SEARCH_CODES, on_demand, shipped
 from .engine.review import Review, position_params, positions, quick, review_game
@@ -72,12 +72,6 @@ def is_stored(kind: str, params: dict) -> bool:
     return row is not None and row["status"] == store.DONE
 
 
-def size_of(params: dict) -> GameSize:
-    """A job's size, from the fields ``GameSize.params()`` writes (jobs stored
-    before the rule for guesses existed have no ``distinct_guesses``)."""
-    return GameSize(params["pegs"], params["colors"], params["distinct"], params.get("distinct_guesses", False))
-
-
 # --- a finished game's review ---------------------------------------------------------------------
 
 # Knuth's game on the same secret gets this much work in a review job
@@ -97,7 +91,7 @@ def review_params(size: GameSize, secret: Code, guesses: list[Code]) -> dict:
 
 def reviewed_game(params: dict) -> tuple[GameSize, Code, list]:
     """The size, secret and history a review's parameters name."""
-    size = size_of(params)
+    size = GameSize.from_params(params)
     secret = Code.parse(params["secret"], size)
     history = [(g, feedback(g, secret)) for g in (Code.parse(t, size) for t in params["guesses"])]
     return size, secret, history
@@ -146,7 +140,7 @@ def compared(size: GameSize) -> list:
 
 def compare(params: dict, progress: Progress) -> dict:
     """Play every strategy against every secret; progress runs over them all."""
-    size = size_of(params)
+    size = GameSize.from_params(params)
     strategies = compared(size)
     n = len(strategies)
     table = feedback_table(size, progress=lambda done, total: progress(0.05 * done / total))
@@ -168,7 +162,7 @@ def compare(params: dict, progress: Progress) -> dict:
 
 def compare_is_quick(params: dict) -> bool:
     """Small sizes whose optimal play ships (or is tiny) are compared at once."""
-    size = size_of(params)
+    size = GameSize.from_params(params)
     if size.n_codes > 1296:
         return False
     return all(
@@ -196,7 +190,7 @@ def line_params(size: GameSize, strategy_name: str, adversary: str) -> dict:
 
 def line(params: dict, progress: Progress) -> dict:
     """A line too slow for a request, in the background."""
-    size = size_of(params)
+    size = GameSize.from_params(params)
     strategy = codebreaker(params["strategy"])
 
     def report(done: int, total: int) -> None:
@@ -223,7 +217,7 @@ def lengths(params: dict, progress: Progress) -> dict:
                 "deepest": row.deepest,
                 "failure": None if row.failure is None else row.failure.record(),
             }
-            for row in line_lengths(size_of(params))
+            for row in line_lengths(GameSize.from_params(params))
         ]
     }
 
@@ -244,9 +238,13 @@ def hint_result(s: Suggestion) -> dict:
     }
 
 
+def hint_params(size: GameSize, strategy_name: str, history) -> dict:
+    return {**size.params(), "strategy": strategy_name, "history": format_history(history)}
+
+
 def hint(params: dict, progress: Progress) -> dict:
     """A slow suggestion (no budget)."""
-    size = size_of(params)
+    size = GameSize.from_params(params)
     return hint_result(best_guess(params["strategy"], size, parse_history(params["history"], size)))
 
 

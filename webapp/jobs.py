@@ -298,7 +298,7 @@ class Jobs:
     configured."""
 
     def __init__(self, settings, database: store.Database, logger, instance_path: str = "instance"):
-        for setting, value in DEFAULTS.items():
+        for setting, value in DEFAULTS.items():  # the app's config gains the defaults it does not set
             settings.setdefault(setting, value)
         name = settings["JOBS_QUEUE_NAME"]
         if settings.get("REDIS_URL"):
@@ -358,6 +358,4 @@ class Jobs:
 
 
 def init_app(app) -> None:
-    for name, value in DEFAULTS.items():
-        app.config.setdefault(name, value)
     app.extensions["jobs"] = Jobs(app.config, app.extensions["store"], app.logger, app.instance_path)

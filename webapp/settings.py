@@ -149,9 +149,3 @@ def parse_settings(data) -> tuple[GameSize, int]:
 def size_params(size: GameSize) -> dict:
     """A size as the plain fields a background job's parameters hold."""
     return size.params()
-
-
-def size_from_params(params: dict) -> GameSize:
-    """The inverse of :func:`size_params` (jobs stored before the rule for
-    guesses existed have no ``distinct_guesses``)."""
-    return GameSize(params["pegs"], params["colors"], params["distinct"], params.get("distinct_guesses", False))

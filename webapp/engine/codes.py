@@ -8,7 +8,7 @@ engine a code is also an integer index into the ascending order of all codes
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -116,6 +116,16 @@ class GameSize:
             "distinct": self.distinct,
             "distinct_guesses": self.distinct_guesses,
         }
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, Any]) -> GameSize:
+        """The inverse of :meth:`params` (a job stored before the rule for
+        guesses existed has no ``distinct_guesses``).
+
+        >>> GameSize.from_params(GameSize(5, 8).params()) == GameSize(5, 8)
+        True
+        """
+        return cls(params["pegs"], params["colors"], params["distinct"], params.get("distinct_guesses", False))
 
     @property
     def n_codes(self) -> int:

@@ -53,9 +53,7 @@ class Database:
         target = engine_url(self.url)
         if target.get_backend_name() == "sqlite":
             os.makedirs(os.path.dirname(os.path.abspath(target.database or ".")), exist_ok=True)
-            self.engine = sa.create_engine(
-                target, isolation_level="AUTOCOMMIT", connect_args={"timeout": 10}, pool_pre_ping=False
-            )
+            self.engine = sa.create_engine(target, isolation_level="AUTOCOMMIT", connect_args={"timeout": 10})
             sa.event.listen(self.engine, "connect", _sqlite_settings)
         else:
             self.engine = sa.create_engine(

@@ -100,7 +100,7 @@ def operation_of(view: Callable) -> Operation | None:
 def read_body(model: type[BaseModel], required: bool) -> BaseModel:
     """The request's JSON object validated by ``model``, or a 400."""
     raw = request.get_data(cache=True)
-    if not raw.strip():
+    if not raw:  # no body at all (white space alone is not JSON: a 400 below)
         if required:
             abort(400, gettext("Send a JSON object in the request body."))
         data: Any = {}

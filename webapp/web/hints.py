@@ -10,20 +10,11 @@ import hashlib
 import numpy as np
 
 from .. import jobs
+from ..computations import hint_params
 from ..engine import Code, Feedback, GameSize, Strategy, StrategyError, Suggestion, best_guess
-from ..engine.codes import format_history
 from ..engine.strategies import TooSlow
-from ..settings import size_params
 from ..words import error_words
 from .helpers import budget
-
-
-def hint_params(size: GameSize, strategy: Strategy, history) -> dict:
-    return {
-        **size_params(size),
-        "strategy": strategy.name,
-        "history": format_history(history),
-    }
 
 
 def suggestion_from(result: dict, size: GameSize, strategy: Strategy) -> Suggestion:
@@ -46,7 +37,7 @@ def next_guess(strategy: Strategy, size: GameSize, history, seed: str) -> Sugges
     try:
         return best_guess(strategy, size, history, rng=rng, max_pairs=budget())
     except TooSlow:
-        job = jobs.get("hint", hint_params(size, strategy, history))
+        job = jobs.get("hint", hint_params(size, strategy.name, history))
     if job.failed:
         raise StrategyError(error_words(job.problem))
     return job

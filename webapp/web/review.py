@@ -1,10 +1,11 @@
 """A finished game's review as pages and the API show it.
 
 A review is named by the game alone (size, secret, guesses), so a board, its
-replay link on any server and a challenge's results share one computation:
-the background job ``review``, or the request itself on a board it reviews
-at once or when every move is quick or already known. Each move is kept by its position (the job
-``review-move``), so a popular first guess is worked out once.
+replay link on any server and a challenge's results share one computation
+(``computations.review``): the background job ``review``, or the request
+itself on a board it reviews at once or when every move is quick or already
+known. Each move is kept by its position (the job ``review-move``), so a
+popular first guess is worked out once.
 """
 
 from __future__ import annotations
