@@ -71,7 +71,7 @@ def create_app(config=None):
     if not app.config["DATABASE_URL"]:
         os.makedirs(os.path.dirname(os.path.abspath(app.config["DATABASE"])), exist_ok=True)
 
-    from . import jobs, store, web
+    from . import events, jobs, store, web
     from .engine import warm
 
     if app.config["WARM_UP"] == "background":
@@ -84,6 +84,7 @@ def create_app(config=None):
     app.extensions["store"] = store.open_database(app.config)
     bind_store(app)
     jobs.init_app(app)
+    events.init_app(app)
     web.init_app(app)
     return app
 

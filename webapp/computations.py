@@ -20,9 +20,9 @@ from .engine import PRESETS, Code, GameSize, MastermindError, analyse, best_gues
 from .engine.codes import feedback, format_history, parse_history
 from .engine.lines import GREEDY, LineError, codebreaker, deepest_line, greedy_line, line_lengths, play_against
 from .engine.optimal import QUICK_SEARCH_CODES, on_demand, shipped
-from .engine.review import Review, position_params, positions, quick, review_game
+from .engine.review import Review, position_params, positions, quick, review_game, review_move, shared_values
 from .engine.strategies import Budget, Suggestion, TooSlow
-from .engine.tables import feedback_table
+from .engine.tables import candidates, feedback_table
 from .engine.tree import ANALYSABLE_CODES
 
 Progress = Callable[[float | None], None]
@@ -249,3 +249,36 @@ def hint(params: dict, progress: Progress) -> dict:
 
 
 register(Kind("hint", hint))
+
+
+# --- a proposed guess's worth (a live class's votes) ------------------------------------------------
+
+
+def proposal_params(size: GameSize, history, guess: Code) -> dict:
+    return {**size.params(), "history": format_history(history), "guess": str(guess)}
+
+
+def proposal(params: dict, progress: Progress) -> dict:
+    """E of one guess at one position, and V there, as the review measures
+    them (exact where the review is exact)."""
+    size = GameSize.from_params(params)
+    history = parse_history(params["history"], size)
+    guess = Code.parse(params["guess"], size)
+    cands = candidates(size, history)
+    reply = feedback(guess, Code.from_index(int(cands[0]), size))  # any reply: E does not depend on it
+    move = review_move(size, history, guess, reply, shared_values(size))
+    return {
+        "expected": move.expected,
+        "best_expected": move.best_expected,
+        "exact": move.exact,
+        "known": move.known,
+    }
+
+
+def proposal_is_quick(params: dict) -> bool:
+    size = GameSize.from_params(params)
+    n = int(candidates(size, parse_history(params["history"], size)).shape[0])
+    return quick(size, n) or (size.n_codes <= AT_ONCE_BOARD_CODES and shipped(size))
+
+
+register(Kind("proposal", proposal, proposal_is_quick))

@@ -36,6 +36,7 @@ from huey import crontab
 from . import store
 from .computations import KINDS, Kind, is_stored, job_key, register, remembered
 from .engine.codes import MastermindError
+from .events import DEFAULTS as LIVE_DEFAULTS
 
 __all__ = ["KINDS", "Busy", "Job", "Jobs", "Kind", "get", "is_stored", "job_key", "register", "remembered", "run"]
 
@@ -245,9 +246,9 @@ def run(key: str, settings, logger) -> None:
 
 
 def sweep(settings, logger, now: float) -> None:
-    """Delete games abandoned for ``GAME_RETENTION_DAYS`` and let go of player
-    tokens idle for ``PLAYER_RETENTION_DAYS`` (0 keeps them): the queue's
-    hourly periodic task."""
+    """Delete games abandoned for ``GAME_RETENTION_DAYS``, let go of player
+    tokens idle for ``PLAYER_RETENTION_DAYS`` (0 keeps them) and delete live
+    sessions idle for ``LIVE_IDLE_HOURS``: the queue's hourly periodic task."""
     days, idle = settings.get("GAME_RETENTION_DAYS"), settings.get("PLAYER_RETENTION_DAYS")
     if days:
         removed = store.expire_abandoned(now - days * 86400)
@@ -255,6 +256,10 @@ def sweep(settings, logger, now: float) -> None:
             logger.info("removed %d abandoned games", removed)
     if idle:
         store.forget_idle_players(now - idle * 86400)
+    hours = settings.get("LIVE_IDLE_HOURS", LIVE_DEFAULTS["LIVE_IDLE_HOURS"])
+    ended = store.expire_live(now - float(hours) * 3600)
+    if ended:
+        logger.info("removed %d idle live sessions", ended)
 
 
 class Starts:

@@ -31,7 +31,7 @@ from .codemaker import (
     undo_codemaker_reply,
 )
 from .counters import clear_counters, hit_counter, read_counter
-from .database import Database, connection, database, enter, leave, scope, transaction
+from .database import Database, connection, current, database, enter, leave, scope, transaction
 from .games import (
     Game,
     GameNotFound,
@@ -65,8 +65,31 @@ from .jobs import (
     load_job,
     requeue_stale_job,
 )
+from .live import (
+    LiveNotFound,
+    LiveSession,
+    StepMoved,
+    add_student,
+    cast_vote,
+    create_live,
+    expire_live,
+    is_teacher,
+    live_versions,
+    load_live,
+    set_step,
+    student_name,
+    students,
+    vote_of,
+    votes,
+)
 from .players import Played, daily_game, daily_games_of, daily_of, finished_games, forget_idle_players, server_key
 from .schema import upgrade
+
+
+def hand_back() -> None:
+    """Return the current unit of work's connection to the pool until it is
+    next used (a long-lived answer, such as a live stream, between reads)."""
+    current().close()
 
 
 def database_url(config) -> str:
@@ -101,15 +124,20 @@ __all__ = [
     "Database",
     "Game",
     "GameNotFound",
-    "Joined",
     "JobsFull",
+    "Joined",
+    "LiveNotFound",
+    "LiveSession",
     "Move",
     "MoveTaken",
     "Played",
     "Player",
+    "StepMoved",
     "add_codemaker_reply",
+    "add_student",
     "admit_job",
     "beat_job",
+    "cast_vote",
     "challenge_of",
     "challenge_players",
     "claim_job",
@@ -118,6 +146,8 @@ __all__ = [
     "create_challenge",
     "create_codemaker",
     "create_game",
+    "create_live",
+    "current",
     "daily_game",
     "daily_games_of",
     "daily_of",
@@ -125,18 +155,23 @@ __all__ = [
     "database_url",
     "enter",
     "expire_abandoned",
+    "expire_live",
     "fail_job",
     "finish_job",
     "finished_games",
     "forget_idle_players",
+    "hand_back",
     "hit_counter",
+    "is_teacher",
     "join_challenge",
     "leave",
+    "live_versions",
     "load_challenge",
     "load_codemaker",
     "load_game",
     "load_hint",
     "load_job",
+    "load_live",
     "new_id",
     "open_database",
     "random_secret",
@@ -148,9 +183,14 @@ __all__ = [
     "scope",
     "server_key",
     "set_show_count",
+    "set_step",
+    "student_name",
+    "students",
     "transaction",
     "undo_codemaker_reply",
     "upgrade",
+    "vote_of",
+    "votes",
     "watch_token",
     "watched_game",
 ]

@@ -160,3 +160,48 @@ daily_games = sa.Table(
     sa.Column("board", sa.Text, primary_key=True),
     sa.Column("game_id", sa.Text, sa.ForeignKey("games.id"), nullable=False, unique=True),
 )
+
+# A live classroom: the teacher's game, which the students follow and vote on.
+live_sessions = sa.Table(
+    "live_sessions",
+    metadata,
+    sa.Column("code", sa.Text, primary_key=True),
+    # The SHA-256 of the teacher's token (the token itself is never kept).
+    sa.Column("teacher", sa.Text, nullable=False),
+    *size_columns(),
+    sa.Column("strategy", sa.Text, nullable=False),
+    sa.Column("source", sa.Text, nullable=False),
+    sa.Column("secret", sa.Text),  # none when the adversary answers
+    # The guesses and replies revealed so far (GUESS:BLACK,WHITE ...), and
+    # how many of them the class sees now.
+    sa.Column("line", sa.Text, nullable=False, server_default=""),
+    sa.Column("step", sa.Integer, nullable=False, server_default="0"),
+    # Counts every change (a step or a vote); ``step_version`` is its value
+    # when the step last changed. Live events carry these numbers as ids.
+    sa.Column("version", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("step_version", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("created_at", Seconds, nullable=False),
+    sa.Column("touched_at", Seconds, nullable=False),
+    sa.Index("live_sessions_by_touch", "touched_at"),
+)
+
+live_students = sa.Table(
+    "live_students",
+    metadata,
+    # The SHA-256 of the student's token.
+    sa.Column("token", sa.Text, primary_key=True),
+    sa.Column("code", sa.Text, sa.ForeignKey("live_sessions.code", ondelete="CASCADE"), nullable=False),
+    sa.Column("nickname", sa.Text, nullable=False, server_default=""),
+    sa.Column("joined_at", Seconds, nullable=False),
+    sa.Index("live_students_by_session", "code", "joined_at"),
+)
+
+live_votes = sa.Table(
+    "live_votes",
+    metadata,
+    sa.Column("code", sa.Text, sa.ForeignKey("live_sessions.code", ondelete="CASCADE"), primary_key=True),
+    sa.Column("step", sa.Integer, primary_key=True),
+    sa.Column("student", sa.Text, sa.ForeignKey("live_students.token", ondelete="CASCADE"), primary_key=True),
+    sa.Column("guess", sa.Text, nullable=False),
+    sa.Column("at", Seconds, nullable=False),
+)

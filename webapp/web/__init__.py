@@ -4,7 +4,7 @@ the rate limits, the error answers, what every template may use, and the
 list of blueprints.
 
 Imports run one way: views (``play``, ``api``, ``share``, ``challenges``,
-``codemaker``, ``apidocs``, ``theme``, ``daily``, ``solver/*``) → ``helpers``, ``links``,
+``codemaker``, ``apidocs``, ``theme``, ``daily``, ``live``, ``solver/*``) → ``helpers``, ``links``,
 ``hints`` → ``store``, ``jobs`` → ``engine``. No view imports another."""
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from . import (
     i18n,
     limits,
     links,
+    live,
     play,
     security,
     share,
@@ -51,6 +52,8 @@ BLUEPRINTS = (
     daily.bp,
     daily.api,
     i18n.bp,
+    live.bp,
+    live.api,
 )
 
 

@@ -73,6 +73,7 @@ RESPONSES = {
         "BadRequest",
         error("The request does not fit this description (a type, a range, a missing field): the sentence says which."),
     ),
+    401: ("Unauthorized", error("This needs a token: send Authorization: Bearer … (from an earlier answer).")),
     403: ("CrossSite", error("The request came from a page of another site: refused, nothing was done.")),
     404: ("NotFound", error("There is nothing with this id (or this results key).")),
     409: ("Conflict", error("The request no longer fits the game: it is over, or the move number is stale.")),
@@ -121,6 +122,7 @@ PATH_PARAMETERS = {
     "game_id": "The game's id.",
     "challenge_id": "The challenge's id.",
     "key": "The challenge's private results key (from its results link).",
+    "code": "The live session's join code (six characters).",
 }
 TAGS = [
     {"name": "games", "description": "Play against a secret the server draws."},
@@ -128,6 +130,7 @@ TAGS = [
     {"name": "challenges", "description": "One secret, many players, and a results table."},
     {"name": "daily", "description": "The daily puzzle, the same for everyone, and a player's statistics."},
     {"name": "solver", "description": "The algorithms at work: comparisons, optimal lines, one position explained."},
+    {"name": "live", "description": "A live classroom: the teacher steps through a strategy's game, students vote."},
     {"name": "about", "description": "This description."},
 ]
 INFO = {
@@ -203,7 +206,7 @@ def answer(documented: Documented) -> dict:
     model = documented.model or Error
     item: dict = {
         "description": documented.description,
-        "content": {"application/json": {"schema": ref("schemas", model.__name__)}},
+        "content": {documented.media_type: {"schema": ref("schemas", model.__name__)}},
     }
     if documented.headers:
         item["headers"] = {name: ref("headers", name) for name in documented.headers}

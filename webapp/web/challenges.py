@@ -5,7 +5,6 @@ their own against that secret, which no page shows before their game ends."""
 from __future__ import annotations
 
 import threading
-import unicodedata
 from collections import Counter
 
 from cachetools import LRUCache
@@ -15,7 +14,7 @@ from flask_babel import gettext
 from .. import store
 from ..engine import Code, GameSize, MastermindError, get_strategy, rules
 from ..engine.lines import play_against
-from ..settings import BOARDS, MAX_NAME, SettingsError, parse_settings
+from ..settings import BOARDS, SettingsError, parse_settings
 from ..words import error_words
 from . import review as reviews
 from .contract import GAME_LINKS, LIMITED, NO_STORE, Documented, link, operation
@@ -27,6 +26,7 @@ from .helpers import (
     game_json,
     is_htmx,
     no_store,
+    player_name,
     player_token,
     remember_player,
     render,
@@ -47,25 +47,6 @@ def read_secret(text, size) -> Code | None:
     if size.distinct and not secret.is_distinct():
         raise SettingsError(gettext("This game's secret uses different colours: no colour twice."))
     return secret
-
-
-# Characters a name may not carry: control characters and the invisible
-# marks that reverse or isolate the direction of the text after them.
-BIDI_CONTROLS = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
-def player_name(raw) -> str:
-    """A player's name: plain text, with control and direction-changing
-    characters removed and spaces folded; at most ``MAX_NAME`` characters."""
-    if raw is None:
-        return ""
-    if not isinstance(raw, str):
-        raise SettingsError(gettext('A name is text, such as "Ann".'))
-    kept = "".join(c for c in raw if c not in BIDI_CONTROLS and unicodedata.category(c) != "Cc")
-    name = " ".join(kept.split())
-    if len(name) > MAX_NAME:
-        raise SettingsError(gettext("A name has at most %(num)d characters.", num=MAX_NAME))
-    return name
 
 
 # Guesses each benchmark needs per secret, once worked out (a few bytes each).

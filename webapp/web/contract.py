@@ -34,6 +34,7 @@ class Documented:
     model: type[BaseModel] | None = None
     headers: tuple[str, ...] = ()
     links: dict | None = None
+    media_type: str = "application/json"
 
 
 @dataclass(frozen=True)

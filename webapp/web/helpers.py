@@ -6,19 +6,26 @@ answer 404, the share text, the player token, and the hooks every page gets
 
 from __future__ import annotations
 
+import hashlib
 import re
 import secrets
+import threading
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
+import numpy as np
+from cachetools import LRUCache
 from flask import abort, current_app, g, render_template, request, url_for
 from flask_babel import format_decimal, get_locale, gettext, lazy_gettext, ngettext
 
 from .. import store
-from ..engine import Code, Feedback, GameSize, MastermindError, rules
-from ..engine.codes import peg_digit
+from ..engine import Code, Feedback, GameSize, MastermindError, Strategy, feedback, rules
+from ..engine.codes import format_history, peg_digit
+from ..engine.position import Position, describe
 from ..engine.strategies import Budget, TooSlow
+from ..settings import MAX_NAME, SettingsError
 from ..words import error_words, size_label
 from .errors import error_response
 from .links import game_replay_url
@@ -370,3 +377,64 @@ def vary_on_htmx(response):
     """An ``after_request`` hook: answers differ for htmx and for others."""
     response.vary.add("HX-Request")
     return response
+
+
+# --- positions explained -------------------------------------------------------------------------
+
+# Positions described lately, by strategy, size and history: the classroom's
+# links and a live class's many screens ask for the same few again and again.
+_explained: LRUCache = LRUCache(maxsize=256)
+_explained_lock = threading.Lock()
+
+
+def explained(strategy: Strategy, size: GameSize, history: list[tuple[Code, Feedback]]) -> Position:
+    """The engine's description of the position after ``history`` (within
+    the request's budget; a random tie-break is seeded by the position, so
+    the same position is always described the same way)."""
+    key = (strategy.name, size, format_history(history))
+    with _explained_lock:
+        found = _explained.get(key)
+    if found is not None:
+        return found
+    seed = int.from_bytes(hashlib.sha256(f"{size}:{format_history(history)}".encode()).digest()[:8], "big")
+    position = describe(strategy, size, history, rng=np.random.default_rng(seed), max_pairs=budget())
+    with _explained_lock:
+        _explained[key] = position
+    return position
+
+
+def adversary_reply(partition: dict[Feedback, int]) -> Feedback:
+    """The reply that keeps the most codes; ties to the first in order."""
+    return max(sorted(partition.items()), key=lambda item: item[1])[0]
+
+
+def following_move(position: Position, secret: Code | None) -> tuple[Code, Feedback] | None:
+    """The strategy's next guess from ``position`` and the reply it gets:
+    the secret's, or the adversary's when there is none (None once solved)."""
+    if position.suggestion is None:
+        return None
+    guess = position.suggestion.guess
+    if secret is not None:
+        return guess, feedback(guess, secret)
+    return guess, adversary_reply(position.suggestion.partition)
+
+
+# --- names people give ------------------------------------------------------------------------
+
+# Characters a name may not carry: control characters and the invisible
+# marks that reverse or isolate the direction of the text after them.
+BIDI_CONTROLS = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def player_name(raw, most: int = MAX_NAME) -> str:
+    """A player's name: plain text, with control and direction-changing
+    characters removed and spaces folded; at most ``most`` characters."""
+    if raw is None:
+        return ""
+    if not isinstance(raw, str):
+        raise SettingsError(gettext('A name is text, such as "Ann".'))
+    kept = "".join(c for c in raw if c not in BIDI_CONTROLS and unicodedata.category(c) != "Cc")
+    name = " ".join(kept.split())
+    if len(name) > most:
+        raise SettingsError(gettext("A name has at most %(num)d characters.", num=most))
+    return name

@@ -33,6 +33,12 @@ DEFAULTS = {
     "RATELIMIT_HEADERS_ENABLED": True,
     # New games, challenges and codemaker games per client address.
     "CREATE_RATE_LIMIT": "30 per minute;300 per hour",
+    # Live sessions: codes that find no session, per address (with 25**6
+    # codes, enumerating them is hopeless at this pace); students joining
+    # from one address (a school's pupils share one); votes from one address.
+    "LIVE_LOOKUP_RATE_LIMIT": "20 per minute;100 per hour",
+    "LIVE_JOIN_RATE_LIMIT": "120 per minute",
+    "LIVE_VOTE_RATE_LIMIT": "600 per minute",
 }
 
 
@@ -72,6 +78,20 @@ def creation_limit() -> str:
 
 # The decorator every creating route wears: one count shared by all of them.
 creating = limiter.shared_limit(creation_limit, scope="create", methods=["POST"])
+
+
+def config_limit(name: str):
+    return lambda: current_app.config[name]
+
+
+# Only the lookups that find no session count towards their limit.
+live_lookup = limiter.shared_limit(
+    config_limit("LIVE_LOOKUP_RATE_LIMIT"),
+    scope="live-lookup",
+    deduct_when=lambda response: response.status_code == 404,
+)
+live_joining = limiter.shared_limit(config_limit("LIVE_JOIN_RATE_LIMIT"), scope="live-join", methods=["POST"])
+live_voting = limiter.shared_limit(config_limit("LIVE_VOTE_RATE_LIMIT"), scope="live-vote", methods=["POST"])
 
 
 def init_app(app) -> None:

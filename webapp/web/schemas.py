@@ -600,3 +600,98 @@ class OpenAPIDocument(RootModel[dict[str, Any]]):
     """An OpenAPI 3.1 document."""
 
     model_config = ConfigDict(json_schema_extra={"required": ["openapi", "info", "paths"]})
+
+
+# --- the live classroom ----------------------------------------------------------------------------
+
+# A live session's join code: six characters from an alphabet without
+# look-alikes (no 0 and O, 1, I and L, 2 and Z, 5 and S, 8 and B).
+LIVE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
+LIVE_CODE_LENGTH = 6
+MAX_NICKNAME = 20
+LiveSource = Literal["teacher", "random", "adversary"]
+
+
+class LiveSettings(SizeFields):
+    """A live session: the game the teacher steps through with the class."""
+
+    strategy: Strategy = Field("knuth", description="The strategy whose game the class follows.")
+    source: LiveSource = Field(
+        "random",
+        description="Where the secret comes from: typed by the teacher (give it in secret), drawn at random, "
+        "or none (adversary: the codemaker answers with the reply that keeps the most codes).",
+    )
+    secret: CodeText = Field(None, description='The secret, for source "teacher"; refused for the others.')
+
+
+class LiveStepTo(RequestModel):
+    to: Annotated[int, Field(ge=0, le=MAX_GUESSES), BeforeValidator(whole_number)] = Field(
+        None,
+        description="The step to show (0 before the first guess); left out, the next one. A step "
+        "may be any already shown, or the one after the furthest.",
+    )
+
+
+class StudentJoin(RequestModel):
+    nickname: Annotated[str, Field(max_length=MAX_NICKNAME)] = Field(
+        None, description=f"A nickname the teacher's screen shows (at most {MAX_NICKNAME} characters), or none."
+    )
+
+
+class LiveVote(RequestModel):
+    guess: CodeText
+
+
+LiveCode = Annotated[str, Field(pattern=f"^[{LIVE_ALPHABET}]{{{LIVE_CODE_LENGTH}}}$")]
+Token = Annotated[str, Field(min_length=16)]
+
+
+class LiveCreated(AnswerModel):
+    code: LiveCode = Field(description="The join code students type at /join.")
+    teacher_token: Token = Field(
+        description="The teacher's token: send it as Authorization: Bearer … to step and to see the votes."
+    )
+    join_url: Url = Field(description="The link students open (or scan) to join.")
+    url: Url = Field(description="The session's state.")
+
+
+class LiveState(SizeAnswer):
+    """What the class sees now; with the teacher's token, the votes too."""
+
+    code: LiveCode
+    strategy: Strategy
+    source: LiveSource
+    step: Annotated[int, Field(ge=0)] = Field(description="How many guesses the class sees.")
+    steps: Annotated[int, Field(ge=0)] = Field(description="How many guesses have been revealed so far.")
+    solved: bool = Field(description="Whether the guesses the class sees end with the secret.")
+    history: list[Reply] = Field(description="The guesses the class sees, with their replies.")
+    remaining: Annotated[int, Field(ge=1)] = Field(description="How many codes are still possible.")
+    candidates: list[Code] = Field(None, description="The codes still possible, when they are few.")
+    students: Count = Field(description="How many students have joined.")
+    version: Count = Field(description="Counts every change; live events carry it as their id.")
+    join_url: Url
+    events_url: Url = Field(description="The session's live events (text/event-stream).")
+    strategy_guess: Code = Field(
+        None, description="The strategy's next guess (with the teacher's token, until the game is solved)."
+    )
+    votes: dict[str, Count] = Field(
+        None, description="With the teacher's token: the class's proposals for the next guess, by guess."
+    )
+
+
+class StudentCreated(AnswerModel):
+    student_token: Token = Field(description="Send it as Authorization: Bearer … to vote.")
+    url: Url = Field(description="The student's page.")
+
+
+class VoteAccepted(AnswerModel):
+    step: Count = Field(description="The step the vote is for.")
+    guess: Code
+    replaced: bool = Field(description="Whether it replaced the student's earlier vote at this step.")
+
+
+class EventStream(RootModel[str]):
+    """Server-sent events: an event named "step" (the step's HTML, with the
+    session's version as its id) whenever the step changes and, for the
+    teacher, "votes" whenever the votes change; a comment every fifteen
+    seconds. Send Last-Event-ID to resume."""

@@ -4,24 +4,31 @@ answers the same as JSON."""
 
 from __future__ import annotations
 
-import hashlib
 import secrets as random_source
 from urllib.parse import urlencode
 
-import numpy as np
 from flask import redirect, render_template, request, url_for
 from flask_babel import gettext, lazy_gettext
 
-from ...engine import PRESETS, Code, Feedback, MastermindError, feedback, get_strategy
-from ...engine.codes import conceal, format_history, parse_history, reveal, secret_indices
+from ...engine import PRESETS, Code, MastermindError, feedback, get_strategy
+from ...engine.codes import conceal, parse_history, reveal, secret_indices
 from ...engine.lines import offered
-from ...engine.position import describe, partition_bars
+from ...engine.position import partition_bars
 from ...settings import SettingsError, parse_size
 from ...words import error_words, not_offered, why_words
 from .. import links
 from ..contract import Documented, operation
 from ..errors import error_response
-from ..helpers import ViewError, budget, form_defaults, number, render, reply_words, status_of
+from ..helpers import (
+    ViewError,
+    explained,
+    following_move,
+    form_defaults,
+    number,
+    render,
+    reply_words,
+    status_of,
+)
 from ..schemas import Position, StepQuery
 from .blueprints import api, bp
 
@@ -30,11 +37,6 @@ SOURCES = {
     "random": lazy_gettext("a secret drawn at random"),
     "adversary": lazy_gettext("no secret: the codemaker keeps the most codes possible"),
 }
-
-
-def adversary_reply(partition: dict[Feedback, int]) -> Feedback:
-    """The reply that keeps the most codes; ties to the first in order."""
-    return max(sorted(partition.items()), key=lambda item: item[1])[0]
 
 
 def classroom_state(args) -> dict:
@@ -57,8 +59,7 @@ def classroom_state(args) -> dict:
                         reply=reply_words(reply, size.is_bulls_and_cows),
                     )
                 )
-    seed = int.from_bytes(hashlib.sha256(f"{size}:{format_history(history)}".encode()).digest()[:8], "big")
-    position = describe(strategy, size, history, rng=np.random.default_rng(seed), max_pairs=budget())
+    position = explained(strategy, size, history)
     return {
         "size": size,
         "strategy": strategy,
@@ -83,15 +84,7 @@ def classroom_url(state: dict, history, presenter: bool | None = None) -> str:
 
 def classroom_context(state: dict) -> dict:
     history, position = state["history"], state["position"]
-    following = None
-    if position.suggestion is not None:
-        guess = position.suggestion.guess
-        reply = (
-            feedback(guess, state["secret"])
-            if state["secret"] is not None
-            else adversary_reply(position.suggestion.partition)
-        )
-        following = (guess, reply)
+    following = following_move(position, state["secret"])
     state["links"] = {
         "first": classroom_url(state, []) if history else None,
         "prev": classroom_url(state, history[:-1]) if history else None,

@@ -1,0 +1,203 @@
+"""How a live session's change reaches every stream that follows it, on
+every server: a signal carrying the session's code and new version, after
+which each stream reads the state from the store and sends its event.
+
+In one process the signal is a condition the streams wait on. Across the
+worker processes and servers of a deployment it travels through Redis
+pub/sub when ``REDIS_URL`` is set; without Redis (the embedded default) each
+process reads the versions of the sessions its streams follow from the
+database every ``LIVE_POLL_SECONDS``, one query for all of them. Either way
+a stream also reads the state itself every ``LIVE_KEEPALIVE_SECONDS``, so a
+lost signal delays an event and never loses it."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from . import store
+
+DEFAULTS = {
+    # A session nobody has stepped, joined or voted in for this long ends,
+    # and the hourly sweep deletes it with its students and votes.
+    "LIVE_IDLE_HOURS": 6,
+    # Streams one worker process holds at most: each holds a thread of a
+    # gunicorn gthread worker, so keep this below --threads (see
+    # docs/operations.md); a stream past it gets 503 and the page falls
+    # back to its refresh button until a place is free.
+    "LIVE_STREAMS_PER_WORKER": 200,
+    "LIVE_POLL_SECONDS": 0.5,
+    "LIVE_KEEPALIVE_SECONDS": 15.0,
+    # A stream ends after this long and the browser opens it again at once
+    # (Last-Event-ID), so no request holds a thread for ever.
+    "LIVE_STREAM_SECONDS": 300.0,
+    "LIVE_CHANNEL_PREFIX": "mastermind:live:",
+}
+
+
+class Full(Exception):
+    """This process follows as many streams as it may."""
+
+
+@dataclass
+class Followed:
+    """One session as this process's streams follow it."""
+
+    version: int = -1
+    streams: int = 0
+    changed: threading.Condition = field(default_factory=threading.Condition)
+
+
+class Hub:
+    """The signals of one process: what its streams wait on."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self._lock = threading.Lock()
+        self._followed: dict[str, Followed] = {}
+
+    @property
+    def streams(self) -> int:
+        with self._lock:
+            return sum(f.streams for f in self._followed.values())
+
+    def codes(self) -> list[str]:
+        with self._lock:
+            return list(self._followed)
+
+    @contextlib.contextmanager
+    def follow(self, code: str) -> Iterator[Followed]:
+        """A stream following ``code`` for the length of the ``with``; :class:`Full` past the limit."""
+        with self._lock:
+            if sum(f.streams for f in self._followed.values()) >= self.limit:
+                raise Full(code)
+            followed = self._followed.setdefault(code, Followed())
+            followed.streams += 1
+        self.started()
+        try:
+            yield followed
+        finally:
+            with self._lock:
+                followed.streams -= 1
+                if not followed.streams:
+                    self._followed.pop(code, None)
+
+    def notify(self, code: str, version: int) -> None:
+        """Wake the streams following ``code`` if ``version`` is news to them."""
+        with self._lock:
+            followed = self._followed.get(code)
+        if followed is None:
+            return
+        with followed.changed:
+            if version > followed.version:
+                followed.version = version
+                followed.changed.notify_all()
+
+    def wait(self, followed: Followed, after: int, timeout: float) -> bool:
+        """Whether a version past ``after`` was signalled within ``timeout`` seconds."""
+        with followed.changed:
+            return followed.changed.wait_for(lambda: followed.version > after, timeout)
+
+    def publish(self, code: str, version: int) -> None:
+        """Tell every stream, here and on the other servers, that ``code`` changed."""
+        self.notify(code, version)
+
+    def started(self) -> None:
+        """Called as a stream starts: start whatever brings other processes' signals."""
+
+    def stop(self) -> None:
+        pass
+
+
+class PollingHub(Hub):
+    """Without Redis: one thread reads the followed sessions' versions from the database."""
+
+    def __init__(self, limit: int, database: store.Database, interval: float):
+        super().__init__(limit)
+        self.database, self.interval = database, interval
+        self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
+
+    def started(self) -> None:
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._poll, name="live-poll", daemon=True)
+                self._thread.start()
+
+    def _poll(self) -> None:
+        while not self._stopping.wait(self.interval):
+            codes = self.codes()
+            if not codes:
+                continue
+            try:
+                with store.scope(self.database):
+                    versions = store.live_versions(codes)
+            except self.database.unavailable:  # the next round tries again
+                continue
+            for code, version in versions.items():
+                self.notify(code, version)
+
+    def stop(self) -> None:
+        self._stopping.set()
+
+
+class RedisHub(Hub):
+    """With Redis: a version is published on the session's channel, and one
+    thread per process hands what arrives to its streams."""
+
+    def __init__(self, limit: int, url: str, prefix: str):
+        import redis
+
+        super().__init__(limit)
+        self.client = redis.Redis.from_url(url)
+        self.prefix = prefix
+        self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
+        self.listening = threading.Event()  # set once subscribed (the tests wait on it)
+
+    def publish(self, code: str, version: int) -> None:
+        self.notify(code, version)
+        with contextlib.suppress(Exception):  # Redis away: the others' streams read on their next keepalive
+            self.client.publish(self.prefix + code, str(version))
+
+    def started(self) -> None:
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._listen, name="live-redis", daemon=True)
+                self._thread.start()
+
+    def _listen(self) -> None:
+        while not self._stopping.is_set():
+            pubsub = self.client.pubsub(ignore_subscribe_messages=True)
+            try:
+                pubsub.psubscribe(self.prefix + "*")
+                self.listening.set()
+                while not self._stopping.is_set():
+                    message = pubsub.get_message(timeout=1.0)
+                    if message is None:
+                        continue
+                    channel = message["channel"].decode()
+                    with contextlib.suppress(ValueError):
+                        self.notify(channel[len(self.prefix) :], int(message["data"]))
+            except Exception:  # Redis restarted or unreachable: subscribe again shortly
+                self.listening.clear()
+                self._stopping.wait(1.0)
+            finally:
+                with contextlib.suppress(Exception):
+                    pubsub.close()
+
+    def stop(self) -> None:
+        self._stopping.set()
+
+
+def init_app(app) -> None:
+    for name, value in DEFAULTS.items():
+        app.config.setdefault(name, value)
+    limit = int(app.config["LIVE_STREAMS_PER_WORKER"])
+    if app.config.get("REDIS_URL"):
+        hub: Hub = RedisHub(limit, app.config["REDIS_URL"], app.config["LIVE_CHANNEL_PREFIX"])
+    else:
+        hub = PollingHub(limit, app.extensions["store"], float(app.config["LIVE_POLL_SECONDS"]))
+    app.extensions["live"] = hub
