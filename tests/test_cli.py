@@ -223,3 +223,17 @@ def test_ten_colours_write_the_tenth_as_0():
     status, out = run("analyse", "--pegs", "3", "--colors", "10", "--strategy", "knuth")
     worst = out.strip().splitlines()[-1].split(": ", 1)[1].split()
     assert any("0" in code for code in worst) and all(len(code) == 3 for code in worst if code != "…")
+
+
+def test_optimal_reads_a_shipped_tree_and_searches_on_request():
+    """Where the engine ships the optimum, the command replays it (no search);
+    --search finds the same tree again."""
+    status, out = run("optimal", "--pegs", "3", "--colors", "6", "--json")
+    (shipped,) = json.loads(out)
+    assert status == 0 and shipped["source"] == "webapp/engine/data/optimal-3x6.json" and "search" not in shipped
+    status, out = run("optimal", "--pegs", "3", "--colors", "6", "--json", "--search")
+    (searched,) = json.loads(out)
+    assert status == 0 and "search" in searched
+    assert (searched["total"], searched["histogram"]) == (shipped["total"], shipped["histogram"])
+    status, out = run("optimal", "--pegs", "4", "--colors", "6")
+    assert status == 0 and " 5625 " in out and "read from webapp/engine/data/optimal-4x6.json" in out

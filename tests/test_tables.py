@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from webapp.engine import Code, Feedback, FeedbackError, GameSize, candidates, feedback
-from webapp.engine.codes import secret_indices
+from webapp.engine.codes import code_digits, color_counts, secret_indices
 from webapp.engine.tables import FeedbackTable, feedback_matrix, feedback_table
 
 
@@ -175,3 +175,69 @@ def test_dead_colour_filter_changes_no_tree(size, monkeypatch):
     filtered = {name: analyse(name, size).depths.tolist() for name in names}
     monkeypatch.setattr(kernels, "without_dead_variants", lambda digits, pool, cands, colors: pool)
     assert filtered == {name: analyse(name, size).depths.tolist() for name in names}
+
+
+def test_block_of_distinct_codes_agrees_with_direct_feedback():
+    """Bulls and Cows keeps the feedback between its 5,040 codes of different
+    colours (the 10,000-code matrix is too large); reading it, in numpy or in
+    the compiled kernels, gives what computing each reply gives."""
+    from webapp.engine import kernels
+    from webapp.engine.tables import counts_gathered, first_perfect_gathered
+
+    size = GameSize(4, 10, True, True)
+    table = feedback_table(size)
+    assert table.matrix is None and table.block is not None and table.block.shape == (5040, 5040)
+    direct = FeedbackTable(4, 10, matrix=None)
+    rng = np.random.default_rng(5040)
+    members = secret_indices(size).astype(np.int64)
+    guesses = np.sort(rng.choice(members, 300, replace=False))
+    codes = np.sort(rng.choice(members, 40, replace=False))
+    assert (table.rows(guesses, codes) == direct.rows(guesses, codes)).all()
+    assert (table.row(int(guesses[0]), codes) == direct.row(int(guesses[0]), codes)).all()
+    expected = direct.class_counts(guesses, codes)
+    assert (table.class_counts(guesses, codes) == expected).all()
+    rows, columns = table.position[guesses], table.position[codes]
+    assert (counts_gathered(table.block, rows, columns, table.slots) == expected).all()
+    assert (counts_gathered(table.block, columns, rows, table.slots) == table.class_counts(codes, guesses)).all()
+    for few in (codes[:5], codes[:9], codes[:14]):
+        first = direct.first_perfect_split(guesses, few)
+        assert table.first_perfect_split(guesses, few) == first
+        assert first_perfect_gathered(table.block, rows, table.position[few]) == first
+        assert kernels.first_perfect_split(table.block, rows, table.position[few], table.slots) == first
+        found, counts = table.perfect_or_counts(guesses, few)
+        assert found == first and (counts is None or (counts == direct.class_counts(guesses, few)).all())
+    outside = np.array([0, 1, 11])  # 1111, 1112, 1122: not in the block
+    assert (table.rows(outside, codes) == direct.rows(outside, codes)).all()
+
+
+@pytest.mark.parametrize("pegs, colors", [(2, 3), (4, 6), (5, 4), (6, 3)])
+def test_matrix_in_numpy_agrees_with_compiled(pegs, colors):
+    from webapp.engine import kernels
+    from webapp.engine.tables import among_numpy
+
+    digits, counts = code_digits(pegs, colors), color_counts(pegs, colors)
+    compiled = kernels.feedback_block(
+        digits, counts, np.ascontiguousarray(digits.T), np.ascontiguousarray(counts.T), pegs
+    )
+    assert (among_numpy(pegs, colors, np.arange(colors**pegs)) == compiled).all()
+
+
+def test_small_boards_never_load_numba():
+    """Trees of up to a few thousand codes (Bulls and Cows too) and the
+    shipped optima run in numpy: loading numba would cost more than the work."""
+    import subprocess
+    import sys
+
+    script = """
+import sys
+from webapp import cli
+for args in (["analyse", "--preset", "bulls-and-cows", "--strategy", "minimax-lex"],
+             ["analyse", "--pegs", "4", "--colors", "8", "--strategy", "entropy"],
+             ["optimal", "--pegs", "4", "--colors", "5"]):
+    cli.main(args)
+print("numba loaded:", "numba" in sys.modules)
+"""
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-500:]
+    assert "numba loaded: False" in result.stdout
+    assert " 27030 " in result.stdout and " 2463 " in result.stdout

@@ -16,6 +16,7 @@ from typing import Any
 
 from .engine import PRESETS, GameSize, MastermindError, Strategy, analyse, best_guess
 from .engine.codes import parse_history
+from .engine.optimal import shipped
 from .engine.tables import feedback_table
 from .engine.tree import check_analysable
 
@@ -254,6 +255,9 @@ def cmd_optimal(args, out) -> None:
     size = size_from(args)
     if args.max_guesses is not None and not 1 <= args.max_guesses <= 30:
         raise UsageError("--max-guesses must be from 1 to 30")
+    if not (args.search or args.data or args.candidates_only) and shipped(size, args.max_guesses):
+        optimal_shipped(args, size, out)
+        return
     solver = OptimalSolver(size, args.max_guesses, args.candidates_only)
     progress = search_progress()
     started = time.perf_counter()
@@ -318,6 +322,37 @@ def cmd_optimal(args, out) -> None:
         summary,
         f"{size.label()}: {name}, searched in {seconds:.2f}s",
         "\nSearch: " + ", ".join(f"{k} {v:,}" for k, v in stats.items()) + "\n",
+    )
+
+
+def optimal_shipped(args, size: GameSize, out) -> None:
+    """``mastermind optimal`` where the engine ships the answer: the stored
+    tree (which this command's search wrote), replayed against every secret
+    and checked against its stored total; no search."""
+    from .engine.optimal import data_name, shipped_choices, shipped_document, tree_chooser
+
+    started = time.perf_counter()
+    document, choices = shipped_document(size, args.max_guesses), shipped_choices(size, args.max_guesses)
+    assert document is not None and choices is not None  # shipped(size, max_guesses)
+    name = "optimal" + (f" (max {args.max_guesses})" if args.max_guesses else "")
+    strategy = Strategy(name, "Exact optimum.", "this project", chooser=tree_chooser(choices))
+    result = analyse(strategy, size)
+    if result.total != document["total"]:
+        raise MastermindError(f"internal error: tree total {result.total} differs from {document['total']}")
+    seconds = time.perf_counter() - started
+    summary = result.summary()
+    summary["seconds"] = round(seconds, 4)
+    summary["max_guesses"] = args.max_guesses
+    summary["source"] = f"webapp/engine/data/{data_name(size, args.max_guesses)}"
+    if args.out:
+        with open(args.out, "w") as fh:
+            json.dump(result.export(), fh)
+    write_summary(
+        out,
+        args.json,
+        summary,
+        f"{size.label()}: {name}, read from {summary['source']} in {seconds:.2f}s",
+        "\nThe tree ships with the engine (found by this command's search); --search searches again.\n",
     )
 
 
@@ -406,7 +441,10 @@ def build_parser() -> Parser:
     optimal_p.add_argument("--candidates-only", action="store_true", help="guess only codes that could be the secret")
     optimal_p.add_argument("--json", action="store_true", help="print JSON")
     optimal_p.add_argument("--out", metavar="FILE", help="write the tree as JSON (like analyse --tree)")
-    optimal_p.add_argument("--data", metavar="FILE", help="write the compact tree the app ships")
+    optimal_p.add_argument("--data", metavar="FILE", help="write the compact tree the app ships (implies --search)")
+    optimal_p.add_argument(
+        "--search", action="store_true", help="search even where the engine ships the optimal tree for this size"
+    )
     optimal_p.set_defaults(run=cmd_optimal)
 
     improve_p = sub.add_parser(

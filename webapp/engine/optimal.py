@@ -565,13 +565,20 @@ def tree_document(solver: OptimalSolver, total: int) -> JSON:
 
 
 @lru_cache(maxsize=32)
-def shipped_choices(size: GameSize, max_guesses: int | None) -> dict[bytes, int] | None:
-    """The stored tree for this size and limit, or None."""
+def shipped_document(size: GameSize, max_guesses: int | None) -> JSON | None:
+    """The stored tree's document (``tree_document``) for this size and limit, or None."""
     path = DATA / data_name(size, max_guesses)
     if not path.exists():
         return None
-    document = json.loads(path.read_text())
-    return decode_tree(size, document["guesses"])
+    document: JSON = json.loads(path.read_text())
+    return document
+
+
+@lru_cache(maxsize=32)
+def shipped_choices(size: GameSize, max_guesses: int | None) -> dict[bytes, int] | None:
+    """The stored tree for this size and limit, or None."""
+    document = shipped_document(size, max_guesses)
+    return None if document is None else decode_tree(size, document["guesses"])
 
 
 # Solvers kept per process, the least recently used let go first: each holds

@@ -488,14 +488,17 @@ def choose(
         # scored. The first to split the candidates perfectly is never
         # dropped either: a smaller twin would split them alike.
         pool = kernels.without_dead_variants(table.digits, pool, cands, table.colors)
+    counts = None
     if strategy.perfect_split_wins:
-        first = table.first_perfect_split(pool, cands)
+        first, counts = table.perfect_or_counts(pool, cands)
         if first >= 0:
             return int(pool[first])
     budget.spend(scored, TooSlow("guess-too-slow", codes=n, guesses=scored // n))
-    counts = table.class_counts(pool, cands)
-    is_candidate = np.isin(pool, cands, assume_unique=True)
-    return int(pool[_select(strategy, counts, n, is_candidate)])
+    if counts is None:
+        counts = table.class_counts(pool, cands)
+    in_cands = np.zeros(table.digits.shape[0], dtype=bool)
+    in_cands[cands] = True
+    return int(pool[_select(strategy, counts, n, in_cands[pool])])
 
 
 @dataclass

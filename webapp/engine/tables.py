@@ -8,7 +8,10 @@ ones compute rows on demand.
 Small pieces of work run in numpy; large ones in the compiled kernels
 (``kernels.py``, numba), which are loaded the first time a piece of work is
 large enough to pay for loading them, or at once by ``warm.warm_up()``
-(the web app's start). So a command on the classic board never loads numba.
+(the web app's start). Work read off a kept matrix stays in numpy far
+longer: numpy gathers and counts a matrix's bytes quickly, and loading numba
+costs more than whole trees of such work. So a command on a board of up to
+a few thousand codes (Bulls and Cows included) never loads numba.
 """
 
 from __future__ import annotations
@@ -47,17 +50,25 @@ MATRIX_CHUNK = 1024
 # compiled kernels are loaded already: loading them costs about a third of a
 # second, which numpy's slower loop repays only on larger pieces of work.
 NUMPY_PAIRS = 4_000_000
+# The same for work read off a kept matrix (a gather and a count, about
+# 3 ns a pair in numpy): a whole Bulls and Cows tree reads some 10 million.
+NUMPY_MATRIX_PAIRS = 64_000_000
 _compiled = None  # the kernels module, once loaded
 
 
-def compiled(pairs: int) -> Any:
-    """The compiled kernels when they are loaded or ``pairs`` is worth loading
-    them for; else None (numpy does it)."""
+def compiled(pairs: int, limit: int = NUMPY_PAIRS) -> Any:
+    """The compiled kernels when they are loaded or ``pairs`` (more than
+    ``limit``) is worth loading them for; else None (numpy does it)."""
     global _compiled
-    if _compiled is None and pairs > NUMPY_PAIRS:
+    if _compiled is None and pairs > limit:
         from . import kernels
 
         _compiled = kernels
+    return _compiled
+
+
+def loaded() -> Any:
+    """The compiled kernels if something loaded them already, else None."""
     return _compiled
 
 
@@ -87,6 +98,47 @@ def counts_numpy(rows: np.ndarray, slots: int) -> np.ndarray:
     """Class sizes of each row of feedback: ``(len(rows), slots)`` int32."""
     flat = rows.astype(np.intp) + (np.arange(rows.shape[0], dtype=np.intp) * slots)[:, None]
     return np.bincount(flat.ravel(), minlength=rows.shape[0] * slots).reshape(rows.shape[0], slots).astype(np.int32)
+
+
+def gathered(matrix: Array, rows: Array, columns: Array) -> tuple[Array, bool]:
+    """``matrix[np.ix_(rows, columns)]`` for a symmetric matrix, quickly:
+    whole rows of the shorter index are copied, then the longer one is taken
+    from them. Returns the block and whether it came transposed
+    (``(len(columns), len(rows))``)."""
+    if rows.shape[0] <= columns.shape[0]:
+        return np.take(matrix[rows], columns, axis=1), False
+    return np.take(matrix[columns], rows, axis=1), True
+
+
+def counts_gathered(matrix: Array, rows: Array, columns: Array, slots: int) -> Array:
+    """Class sizes (``(len(rows), slots)`` int32) of each row's replies from
+    ``columns``, read off a symmetric matrix with numpy alone."""
+    block, transposed = gathered(matrix, rows, columns)
+    offsets = np.arange(rows.shape[0], dtype=np.intp) * slots
+    keys = block + (offsets[None, :] if transposed else offsets[:, None])
+    counts = np.bincount(keys.ravel(), minlength=rows.shape[0] * slots)
+    return counts.reshape(rows.shape[0], slots).astype(np.int32)
+
+
+def first_perfect_gathered(matrix: Array, rows: Array, columns: Array) -> int:
+    """Position in ``rows`` of the first that gives each of ``columns`` (at
+    most 64 replies apart) a different reply, or -1, read off a symmetric
+    matrix with numpy alone. Each reply is a bit: the replies differ exactly
+    when their bits' sum equals their union. Rows are tried a block at a
+    time, small blocks first, so an early hit ends the work early."""
+    across = matrix[columns]
+    start, width = 0, 256
+    while start < rows.shape[0]:
+        bits = np.left_shift(np.uint64(1), np.take(across, rows[start : start + width], axis=1), dtype=np.uint64)
+        hits = np.flatnonzero(np.bitwise_or.reduce(bits, axis=0) == bits.sum(axis=0, dtype=np.uint64))
+        if hits.size:
+            return start + int(hits[0])
+        start, width = start + width, width * 4
+    return -1
+
+
+# Guesses tried for a perfect split before the class sizes of all are counted.
+FIRST_GUESSES_TRIED = 256
 
 
 # Class sizes for at most this many codes come from small tables (see
@@ -131,21 +183,57 @@ def _indices(values: Array) -> Indices:
 
 
 class FeedbackTable:
-    """Feedback between codes of one size, by index."""
+    """Feedback between codes of one size, by index.
 
-    def __init__(self, pegs: int, colors: int, matrix: np.ndarray | None = None):
+    ``matrix`` keeps the feedback between every two codes; without it,
+    ``block`` may keep the feedback between the codes of ``members`` (the
+    codes of different colours, when those alone fit in memory: Bulls and
+    Cows's 5,040 of 10,000)."""
+
+    def __init__(
+        self,
+        pegs: int,
+        colors: int,
+        matrix: np.ndarray | None = None,
+        block: np.ndarray | None = None,
+        members: np.ndarray | None = None,
+    ):
         self.pegs, self.colors = pegs, colors
         self.slots = (pegs + 1) ** 2
         self.digits = code_digits(pegs, colors)
         self.counts = color_counts(pegs, colors)
         self.matrix = matrix
+        self.block: Array | None = None
+        self.position: Array | None = None
+        if block is not None and members is not None:
+            self.keep_block(block, members)
         # Different replies a guess can get (``(pegs - 1, 1)`` never happens).
         self.replies = (pegs + 1) * (pegs + 2) // 2 - 1
 
+    def keep_block(self, block: Array, members: Array) -> None:
+        """Keep ``block``, the feedback between the codes of ``members``."""
+        position = np.full(self.digits.shape[0], -1, dtype=np.int64)
+        position[members] = np.arange(members.shape[0])
+        self.block, self.position = block, position
+
     @property
     def nbytes(self) -> int:
-        """What this table keeps beyond the shared digit arrays: its matrix."""
-        return 1024 + (self.matrix.nbytes if self.matrix is not None else 0)
+        """What this table keeps beyond the shared digit arrays: its matrices."""
+        kept = self.matrix.nbytes if self.matrix is not None else 0
+        if self.block is not None and self.position is not None:
+            kept += self.block.nbytes + self.position.nbytes
+        return 1024 + kept
+
+    def kept(self, guesses: Array, codes: Array) -> tuple[Array, Array, Array] | None:
+        """A kept matrix holding the feedback of ``guesses`` against
+        ``codes``, with their rows and columns in it; None if none does."""
+        if self.matrix is not None:
+            return self.matrix, guesses, codes
+        if self.block is not None and self.position is not None:
+            rows, columns = self.position[guesses], self.position[codes]
+            if rows.min(initial=0) >= 0 and columns.min(initial=0) >= 0:
+                return self.block, rows, columns
+        return None
 
     def _columns(self, codes: Array) -> tuple[Array, Array]:
         return (
@@ -157,8 +245,10 @@ class FeedbackTable:
         """Feedback of each guess against each code: ``(len(guesses), len(codes))``."""
         guesses = np.asarray(guesses, dtype=np.int64)
         codes = np.asarray(codes, dtype=np.int64)
-        if self.matrix is not None:
-            return cast(Array, self.matrix[np.ix_(guesses, codes)])
+        kept = self.kept(guesses, codes)
+        if kept is not None:
+            block, transposed = gathered(*kept)
+            return block.T if transposed else block
         kernels = compiled(len(guesses) * len(codes))
         if kernels is None:
             return feedback_numpy(
@@ -173,6 +263,10 @@ class FeedbackTable:
         """Feedback of one guess against each code."""
         if self.matrix is not None:
             return cast(Array, self.matrix[guess, codes])
+        if self.block is not None and self.position is not None:
+            at, columns = self.position[guess], self.position[codes]
+            if at >= 0 and columns.min(initial=0) >= 0:
+                return cast(Array, self.block[at, columns])
         if codes.shape[0] <= SMALL_SET_CODES and _compiled is not None:
             return cast(
                 Array, _compiled.replies_few(guess, _indices(codes), small_tables(self.pegs, self.colors), self.pegs)
@@ -187,19 +281,26 @@ class FeedbackTable:
         if _compiled is not None:
             return _compiled.split_by_reply(replies, _indices(codes), self.slots)
         order = np.argsort(replies, kind="stable")
-        values, starts = np.unique(replies[order], return_index=True)
-        return codes[order], values, np.append(starts, codes.shape[0])
+        sizes = np.bincount(replies, minlength=self.slots)
+        values = np.flatnonzero(sizes)
+        return codes[order], values, np.append(0, np.cumsum(sizes[values]))
 
     def class_counts(self, guesses: np.ndarray, codes: np.ndarray) -> np.ndarray:
         """Size of every feedback class each guess makes of ``codes``:
         ``(len(guesses), (pegs + 1) ** 2)`` int32."""
         guesses = _indices(guesses)
         codes = _indices(codes)
-        kernels = compiled(len(guesses) * len(codes))
+        pairs = len(guesses) * len(codes)
+        kept = self.kept(guesses, codes)
+        if kept is not None:
+            kernels = compiled(pairs, NUMPY_MATRIX_PAIRS)
+            if kernels is None:
+                return counts_gathered(*kept, self.slots)
+            matrix, rows, columns = kept
+            return cast(Array, kernels.counts_from_matrix(matrix, _indices(rows), _indices(columns), self.slots))
+        kernels = compiled(pairs)
         if kernels is None:
             return counts_numpy(self.rows(guesses, codes), self.slots)
-        if self.matrix is not None:
-            return cast(Array, kernels.counts_from_matrix(self.matrix, guesses, codes, self.slots))
         if codes.shape[0] <= SMALL_SET_CODES:
             return cast(
                 Array, kernels.counts_few(guesses, codes, small_tables(self.pegs, self.colors), self.pegs, self.slots)
@@ -216,10 +317,16 @@ class FeedbackTable:
             return -1
         guesses = _indices(guesses)
         codes = _indices(codes)
-        kernels = compiled(len(guesses) * len(codes))
+        pairs = len(guesses) * len(codes)
+        kept = self.kept(guesses, codes)
+        if kept is not None:
+            kernels = compiled(pairs, NUMPY_MATRIX_PAIRS)
+            if kernels is None:
+                return first_perfect_gathered(*kept)
+            matrix, rows, columns = kept
+            return int(kernels.first_perfect_split(matrix, _indices(rows), _indices(columns), self.slots))
+        kernels = compiled(pairs)
         if kernels is not None:
-            if self.matrix is not None:
-                return int(kernels.first_perfect_split(self.matrix, guesses, codes, self.slots))
             return int(kernels.first_perfect_split_few(guesses, codes, small_tables(self.pegs, self.colors), self.pegs))
         for start in range(0, guesses.shape[0], 4096):
             counts = self.class_counts(guesses[start : start + 4096], codes)
@@ -228,29 +335,87 @@ class FeedbackTable:
                 return start + int(hits[0])
         return -1
 
+    def perfect_or_counts(self, guesses: np.ndarray, codes: np.ndarray) -> tuple[int, Array | None]:
+        """:meth:`first_perfect_split`, and when it finds none, the class
+        sizes of every guess (:meth:`class_counts`) if they came on the way
+        (numpy reading a kept matrix looks at the first guesses alone, then
+        counts the rest's classes once), else None."""
+        if codes.shape[0] > self.replies:
+            return -1, None
+        guesses, codes = _indices(guesses), _indices(codes)
+        kept = self.kept(guesses, codes)
+        if kept is None or compiled(len(guesses) * len(codes), NUMPY_MATRIX_PAIRS) is not None:
+            return self.first_perfect_split(guesses, codes), None
+        matrix, rows, columns = kept
+        head = FIRST_GUESSES_TRIED
+        first = first_perfect_gathered(matrix, rows[:head], columns)
+        if first >= 0 or rows.shape[0] <= head:
+            return first, None
+        counts = counts_gathered(matrix, rows, columns, self.slots)
+        hits = np.flatnonzero(counts[head:].max(axis=1) <= 1)
+        return (head + int(hits[0]), None) if hits.size else (-1, counts)
+
 
 def feedback_matrix(pegs: int, colors: int, progress: Progress | None = None) -> Array:
-    """The full ``n × n`` feedback matrix (uint8), built in parallel chunks.
+    """The full ``n × n`` feedback matrix (uint8), built in chunks (in
+    parallel by the compiled kernels when they are loaded or the matrix is
+    large, else in numpy).
 
     ``progress(done, total)`` is called after each chunk when given.
     """
     digits, counts = code_digits(pegs, colors), color_counts(pegs, colors)
     n = digits.shape[0]
+    kernels = compiled(n * n, NUMPY_MATRIX_PAIRS)
+    if kernels is None:
+        return among_numpy(pegs, colors, np.arange(n), progress)
     digits_t, counts_t = np.ascontiguousarray(digits.T), np.ascontiguousarray(counts.T)
     matrix = np.empty((n, n), dtype=np.uint8)
-    kernels = compiled(n * n)
-    chunk = MATRIX_CHUNK if kernels is not None else 256
-    for start in range(0, n, chunk):
-        stop = min(n, start + chunk)
-        if kernels is None:
-            matrix[start:stop] = feedback_numpy(digits[start:stop], counts[start:stop], digits, counts, pegs)
-        else:
-            with kernels.PARALLEL_LOCK:
-                kernels.feedback_block_into(
-                    matrix[start:stop], digits[start:stop], counts[start:stop], digits_t, counts_t, pegs
-                )
+    for start in range(0, n, MATRIX_CHUNK):
+        stop = min(n, start + MATRIX_CHUNK)
+        with kernels.PARALLEL_LOCK:
+            kernels.feedback_block_into(
+                matrix[start:stop], digits[start:stop], counts[start:stop], digits_t, counts_t, pegs
+            )
         if progress:
             progress(stop, n)
+    matrix.flags.writeable = False
+    return matrix
+
+
+def among_numpy(pegs: int, colors: int, members: Array, progress: Progress | None = None) -> Array:
+    """The feedback between the codes of ``members`` (``(m, m)`` uint8) with
+    numpy alone: black pegs of the first and of the last pegs and colours in
+    common, each read off a small table (``small_tables``) a block of rows at
+    a time, encoded as ``black * pegs + common``."""
+    first, last, multiset, black_first, black_last, common = small_tables(pegs, colors)
+    first, last, multiset = first[members], last[members], multiset[members]
+    black_first, black_last = black_first * np.uint8(pegs), black_last * np.uint8(pegs)
+    m = members.shape[0]
+    matrix = np.empty((m, m), dtype=np.uint8)
+    chunk = max(1, 2**22 // max(m, 1))
+    for start in range(0, m, chunk):
+        stop = min(m, start + chunk)
+        part = matrix[start:stop]
+        np.take(black_first[first[start:stop]], first, axis=1, out=part)
+        part += np.take(black_last[last[start:stop]], last, axis=1)
+        part += np.take(common[multiset[start:stop]], multiset, axis=1)
+        if progress:
+            progress(stop, m)
+    matrix.flags.writeable = False
+    return matrix
+
+
+def feedback_among(pegs: int, colors: int, members: Array) -> Array:
+    """The feedback between the codes of ``members`` (``(m, m)`` uint8)."""
+    m = members.shape[0]
+    kernels = compiled(m * m, NUMPY_MATRIX_PAIRS)
+    if kernels is None:
+        return among_numpy(pegs, colors, members)
+    digits, counts = code_digits(pegs, colors)[members], color_counts(pegs, colors)[members]
+    digits_t, counts_t = np.ascontiguousarray(digits.T), np.ascontiguousarray(counts.T)
+    matrix = np.empty((m, m), dtype=np.uint8)
+    with kernels.PARALLEL_LOCK:
+        kernels.feedback_block_into(matrix, digits, counts, digits_t, counts_t, pegs)
     matrix.flags.writeable = False
     return matrix
 
@@ -268,15 +433,25 @@ def feedback_table(
     size: GameSize, max_matrix_bytes: int = DEFAULT_MATRIX_BYTES, progress: Progress | None = None
 ) -> FeedbackTable:
     """The shared table for ``size``; with the full matrix when it fits in
-    ``max_matrix_bytes``."""
+    ``max_matrix_bytes``, else, for secrets of different colours, with the
+    block of feedback between those when it fits."""
     key = (size.pegs, size.colors)
     wants_matrix = size.n_codes**2 <= max_matrix_bytes
+    members = secret_indices(size) if size.distinct and not wants_matrix else None
+    wants_block = members is not None and members.shape[0] ** 2 <= max_matrix_bytes
     with _tables_lock:
         table = _tables.get(key)
         if table is not None and (table.matrix is not None or not wants_matrix):
+            if wants_block and table.matrix is None and table.block is None and members is not None:
+                _tables.pop(key)  # weighed again with its block
+                table.keep_block(feedback_among(size.pegs, size.colors, members), members)
+                if table.nbytes <= _tables.maxsize:
+                    _tables[key] = table
             return table
         matrix = feedback_matrix(size.pegs, size.colors, progress) if wants_matrix else None
         table = FeedbackTable(size.pegs, size.colors, matrix)
+        if wants_block and members is not None:
+            table.keep_block(feedback_among(size.pegs, size.colors, members), members)
         if table.nbytes <= _tables.maxsize:  # a larger one (asked for by a caller) is not kept
             _tables[key] = table
         return table
