@@ -112,12 +112,15 @@ def gathered(matrix: Array, rows: Array, columns: Array) -> tuple[Array, bool]:
 
 def counts_gathered(matrix: Array, rows: Array, columns: Array, slots: int) -> Array:
     """Class sizes (``(len(rows), slots)`` int32) of each row's replies from
-    ``columns``, read off a symmetric matrix with numpy alone."""
+    ``columns``, read off a symmetric matrix with numpy alone. The array is
+    laid out reply by reply (Fortran order), so that a score over each row's
+    classes (the largest, a sum) runs along memory."""
     block, transposed = gathered(matrix, rows, columns)
-    offsets = np.arange(rows.shape[0], dtype=np.intp) * slots
-    keys = block + (offsets[None, :] if transposed else offsets[:, None])
-    counts = np.bincount(keys.ravel(), minlength=rows.shape[0] * slots)
-    return counts.reshape(rows.shape[0], slots).astype(np.int32)
+    n = rows.shape[0]
+    keys = np.multiply(block, n, dtype=np.intp)
+    keys += np.arange(n, dtype=np.intp)[None, :] if transposed else np.arange(n, dtype=np.intp)[:, None]
+    counts = np.bincount(keys.ravel(), minlength=n * slots).astype(np.int32)
+    return counts.reshape(slots, n).T
 
 
 def first_perfect_gathered(matrix: Array, rows: Array, columns: Array) -> int:
@@ -383,24 +386,37 @@ def feedback_matrix(pegs: int, colors: int, progress: Progress | None = None) ->
 
 
 def among_numpy(pegs: int, colors: int, members: Array, progress: Progress | None = None) -> Array:
-    """The feedback between the codes of ``members`` (``(m, m)`` uint8) with
-    numpy alone: black pegs of the first and of the last pegs and colours in
-    common, each read off a small table (``small_tables``) a block of rows at
-    a time, encoded as ``black * pegs + common``."""
+    """The feedback between the codes of ``members`` (ascending: every code,
+    or the codes of different colours) as an ``(m, m)`` uint8 matrix, with
+    numpy alone, encoded as ``black * pegs + common``.
+
+    The small tables of ``small_tables`` give it in two parts. Codes sharing
+    their first pegs come in runs of one length, so the black pegs of the
+    first pegs are one value per pair of runs: a broadcast. The rest, black
+    pegs of the last pegs plus colours in common, depends only on each code's
+    last pegs and colour multiset, a key with about half as many values as
+    there are codes: a table of those pairs, read a block of rows at a time.
+    """
     first, last, multiset, black_first, black_last, common = small_tables(pegs, colors)
-    first, last, multiset = first[members], last[members], multiset[members]
-    black_first, black_last = black_first * np.uint8(pegs), black_last * np.uint8(pegs)
-    m = members.shape[0]
+    n_sets, weight = common.shape[0], np.uint8(pegs)
+    heads, runs = np.unique(first[members], return_counts=True)
+    keys, key = np.unique(last[members] * np.int64(n_sets) + multiset[members], return_inverse=True)
+    key, lasts, sets = key.ravel(), keys // n_sets, keys % n_sets
+    rest = np.take(black_last[lasts] * weight, lasts, axis=1)
+    rest += np.take(common[sets], sets, axis=1)
+    m, run = members.shape[0], int(runs[0])
+    if not (runs == run).all():  # not a set this layout serves
+        raise ValueError("members must be every code or the codes of different colours")
+    heads_black = black_first[heads][:, heads] * weight
     matrix = np.empty((m, m), dtype=np.uint8)
-    chunk = max(1, 2**22 // max(m, 1))
-    for start in range(0, m, chunk):
-        stop = min(m, start + chunk)
-        part = matrix[start:stop]
-        np.take(black_first[first[start:stop]], first, axis=1, out=part)
-        part += np.take(black_last[last[start:stop]], last, axis=1)
-        part += np.take(common[multiset[start:stop]], multiset, axis=1)
+    chunk = max(1, 2**22 // (m * run))  # runs of rows a block holds
+    for start in range(0, heads.shape[0], chunk):
+        stop = min(heads.shape[0], start + chunk)
+        part = matrix[start * run : stop * run]
+        np.take(rest[key[start * run : stop * run]], key, axis=1, out=part)
+        part.reshape(stop - start, run, heads.shape[0], run)[:] += heads_black[start:stop, None, :, None]
         if progress:
-            progress(stop, m)
+            progress(stop * run, m)
     matrix.flags.writeable = False
     return matrix
 
