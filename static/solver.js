@@ -8,7 +8,9 @@
   var timer = null;
 
   function link(key) {
-    return document.querySelector('.stepper a[data-step-key="' + key + '"][href]');
+    // A link on the classroom's pages, a form's button on a live session's.
+    var selector = '[data-step-key="' + key + '"]';
+    return document.querySelector(".stepper a" + selector + "[href], .stepper button" + selector + ":not([disabled])");
   }
 
   // Keys pressed while a step is loading wait their turn, so two quick

@@ -103,10 +103,14 @@ def app(db_config):
             "TESTING": True,
             "CREATE_RATE_LIMIT": "5000 per minute",
             "JOBS_START_RATE_LIMIT": "5000 per minute",
+            # Live streams wake this often when nothing happens, so a test that
+            # stops reading one sees it end soon after.
+            "LIVE_KEEPALIVE_SECONDS": 0.2,
         }
     )
     yield app
     app.extensions["jobs"].stop()  # the embedded job consumer's threads
+    app.extensions["live"].stop()  # the live events' signal thread, if one started
     app.extensions["store"].close()  # PostgreSQL's connection pool
 
 

@@ -26,6 +26,7 @@ VIEWS = {
     "webapp.web.daily",
     "webapp.web.theme",
     "webapp.web.i18n",
+    "webapp.web.live",
     "webapp.web.solver.line",
     "webapp.web.solver.classroom",
     "webapp.web.solver.compare",

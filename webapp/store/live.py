@@ -141,10 +141,16 @@ def set_step(code: str, seen: int, step: int, line: list[tuple[Code, Feedback]],
     return _session(changed)
 
 
-def add_student(code: str, token: str, nickname: str, now: float) -> None:
+def add_student(code: str, token: str, nickname: str, now: float) -> int:
+    """A new student in the session; the session's new version."""
     with transaction() as db:
         db.execute(live_students.insert().values(token=digest(token), code=code, nickname=nickname, joined_at=now))
-        db.execute(live_sessions.update().where(live_sessions.c.code == code).values(touched_at=now))
+        db.execute(
+            live_sessions.update()
+            .where(live_sessions.c.code == code)
+            .values(version=live_sessions.c.version + 1, touched_at=now)
+        )
+        return db.execute(sa.select(live_sessions.c.version).where(live_sessions.c.code == code)).scalar_one()
 
 
 def student_name(code: str, token: str) -> str | None:

@@ -118,7 +118,7 @@ def bearer() -> str | None:
 
 def is_teacher(session: store.LiveSession) -> bool:
     token = bearer() or request.cookies.get(teacher_cookie(session.code))
-    return bool(token) and store.is_teacher(session.code, token)
+    return token is not None and store.is_teacher(session.code, token)
 
 
 def student_token(session: store.LiveSession) -> str | None:
@@ -198,7 +198,7 @@ def tally(session: store.LiveSession, position) -> dict:
         "votes": rows,
         "voters": sum(counts.values()),
         "most": max(counts.values(), default=0),
-        "values": values,
+        "worth": values,
         "choice": choice,
         "choice_value": mine,
         "favourite": favourite,
@@ -211,7 +211,8 @@ def summary(session: store.LiveSession) -> dict:
     guess, and what the favourites would have cost over the whole game."""
     size = session.size
     counts = store.votes(session.code)
-    rows, extra, compared = [], 0.0, 0
+    rows: list[dict] = []
+    extra, compared, pending = 0.0, 0, False
     for step, (guess, _) in enumerate(session.history):
         voted = counts.get(step)
         if not voted:
@@ -222,6 +223,7 @@ def summary(session: store.LiveSession) -> dict:
         mine = value_of(size, before, guess)
         theirs = value_of(size, before, Code.parse(favourite, size))
         difference = None
+        pending = pending or mine.pending or theirs.pending
         if mine.expected is not None and theirs.expected is not None:
             difference = theirs.expected - mine.expected
             extra += difference
@@ -238,7 +240,6 @@ def summary(session: store.LiveSession) -> dict:
                 "difference": difference,
             }
         )
-    pending = any(r.get("value") and (r["value"].pending or r["favourite_value"].pending) for r in rows)
     return {"rows": rows, "extra": extra, "compared": compared, "pending": pending}
 
 
@@ -417,7 +418,8 @@ def join():
         page = render_template("live/join.html", code=code, error=not_found_words(code), nickname=nickname)
         return page, 404
     token = secrets.token_urlsafe(24)
-    store.add_student(session.code, token, nickname, time.time())
+    version = store.add_student(session.code, token, nickname, time.time())
+    current_app.extensions["live"].publish(session.code, version)
     response = redirect(url_for("live.follow", code=session.code), 303)
     return keep_cookie(response, student_cookie(session.code), token)
 
@@ -530,9 +532,9 @@ def resume_after() -> int:
     tag="live",
     summary="Follow a live session",
     description='Server-sent events: "step" with the step\'s HTML each time the teacher steps; with the '
-    'teacher\'s token (or cookie) also "votes" each time the proposals change. The id of each event is the '
-    "session's version: send it back as Last-Event-ID to resume. A stream ends after a few minutes and the "
-    "client reconnects.",
+    'teacher\'s token (or cookie) also "votes" each time the proposals or the students change. The id of each '
+    "event is the session's version: send it back as Last-Event-ID to resume. A stream ends after a few "
+    "minutes and the client reconnects.",
     answers={
         200: Documented("The stream.", EventStream, media_type="text/event-stream"),
         503: Documented("This server follows as many streams as it may: retry later.", headers=("Retry-After",)),
@@ -743,7 +745,8 @@ def join_json(code, body: StudentJoin):
     except MastermindError as exc:
         return error_response(400, error_words(exc))
     token = secrets.token_urlsafe(24)
-    store.add_student(session.code, token, nickname, time.time())
+    version = store.add_student(session.code, token, nickname, time.time())
+    current_app.extensions["live"].publish(session.code, version)
     return {"student_token": token, "url": url_for("live.follow", code=session.code)}, 201
 
 

@@ -693,5 +693,5 @@ class VoteAccepted(AnswerModel):
 class EventStream(RootModel[str]):
     """Server-sent events: an event named "step" (the step's HTML, with the
     session's version as its id) whenever the step changes and, for the
-    teacher, "votes" whenever the votes change; a comment every fifteen
+    teacher, "votes" whenever the proposals or the students change; a comment every fifteen
     seconds. Send Last-Event-ID to resume."""

@@ -14,7 +14,7 @@ down_revision = "0001"
 branch_labels = None
 depends_on = None
 
-Seconds = sa.REAL().with_variant(postgresql.DOUBLE_PRECISION(), "postgresql")
+Seconds: sa.types.TypeEngine = sa.REAL().with_variant(postgresql.DOUBLE_PRECISION(), "postgresql")
 
 
 def upgrade() -> None:

@@ -1,0 +1,468 @@
+"""The live classroom without a browser: the API a class's screens use, who
+may do what, the limits, the end of idle sessions, and the live events
+(read from real streams, waiting on each event rather than on a clock)."""
+
+from __future__ import annotations
+
+import queue
+import re
+import threading
+import time
+from collections import Counter
+
+import pytest
+
+from tests.records import sql
+from webapp import create_app, jobs, store
+from webapp.engine import Code, GameSize
+from webapp.web.live import value_of
+from webapp.web.schemas import LIVE_ALPHABET
+
+LOOK_ALIKES = set("0O1IL2Z5S8B")
+# How long a test waits for an event before it fails (never how long work takes).
+PATIENCE = 20
+# Streams of the apps these tests make wake often, so a stream a test stops reading ends soon after.
+QUICK_KEEPALIVE = {"TESTING": True, "LIVE_KEEPALIVE_SECONDS": 0.2}
+
+
+def create(client, **settings) -> dict:
+    response = client.post("/api/live", json={"source": "random", **settings})
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
+
+
+def join(client, code: str, nickname: str | None = None) -> str:
+    body = {} if nickname is None else {"nickname": nickname}
+    response = client.post(f"/api/live/{code}/students", json=body)
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()["student_token"]
+
+
+def bearer(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def state(client, code: str, token: str | None = None) -> dict:
+    response = client.get(f"/api/live/{code}", headers=bearer(token) if token else {})
+    assert response.status_code == 200
+    return response.get_json()
+
+
+def step(client, session: dict, **body):
+    return client.post(f"/api/live/{session['code']}/step", json=body, headers=bearer(session["teacher_token"]))
+
+
+def vote(client, code: str, token: str, guess: str):
+    return client.post(f"/api/live/{code}/votes", json={"guess": guess}, headers=bearer(token))
+
+
+class Events:
+    """The events of one live stream, read as they come by a thread of its
+    own (which makes the request too: a stream is read where it was asked
+    for, as a server's worker thread does)."""
+
+    def __init__(self, client, path: str, headers: dict | None = None):
+        self.queue: queue.Queue = queue.Queue()
+        self.opened: queue.Queue = queue.Queue()
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._read, args=(client, path, headers or {}), daemon=True)
+        self.thread.start()
+        status, mimetype = self.opened.get(timeout=PATIENCE)
+        assert (status, mimetype) == (200, "text/event-stream")
+
+    def _read(self, client, path: str, headers: dict) -> None:
+        response = client.get(path, headers=headers, buffered=False)
+        self.opened.put((response.status_code, response.mimetype))
+        buffer = ""
+        try:
+            for chunk in response.response:
+                buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
+                while "\n\n" in buffer:
+                    block, buffer = buffer.split("\n\n", 1)
+                    fields: dict = {"data": []}
+                    for line in block.split("\n"):
+                        name, _, value = line.partition(": ")
+                        if name == "data":
+                            fields["data"].append(value)
+                        elif name in ("event", "id"):
+                            fields[name] = value
+                    if "event" in fields:
+                        self.queue.put((fields["event"], int(fields["id"]), "\n".join(fields["data"])))
+                if self.stopping.is_set():  # checked at each event or keepalive comment
+                    break
+        finally:
+            response.close()
+
+    def next(self) -> tuple[str, int, str]:
+        return self.queue.get(timeout=PATIENCE)
+
+    def close(self) -> None:
+        self.stopping.set()
+        self.thread.join(PATIENCE)
+
+
+def shown_step(html: str) -> int:
+    return int(re.search(r'data-step="(\d+)"', html).group(1))
+
+
+# --- the API -------------------------------------------------------------------------------------
+
+
+def test_a_class_follows_the_teacher_and_proposes_guesses(client):
+    session = create(client, source="teacher", secret="3456")
+    code = session["code"]
+    assert session["join_url"].endswith(f"/join/{code}")
+    ann, bo = join(client, code, "Ann"), join(client, code)
+    assert vote(client, code, ann, "1123").status_code == 201
+    assert vote(client, code, bo, "1123").status_code == 201
+    replaced = vote(client, code, ann, "1234")
+    assert replaced.status_code == 201 and replaced.get_json() == {"step": 0, "guess": "1234", "replaced": True}
+
+    public = state(client, code)
+    assert public["step"] == 0 and public["students"] == 2 and public["remaining"] == 1296
+    assert "votes" not in public and "strategy_guess" not in public
+    teacher = state(client, code, session["teacher_token"])
+    assert teacher["votes"] == {"1123": 1, "1234": 1}
+    first = teacher["strategy_guess"]
+
+    moved = step(client, session)
+    assert moved.status_code == 200
+    after = moved.get_json()
+    assert after["step"] == 1 and after["history"][0]["guess"] == first
+    assert after["votes"] == {}  # a new step, no proposals yet
+    assert state(client, code)["history"] == after["history"]
+    # Back to the start and forward again: the same line, not a new one.
+    assert step(client, session, to=0).get_json()["step"] == 0
+    assert state(client, code, session["teacher_token"])["votes"] == {"1123": 1, "1234": 1}
+    assert step(client, session, to=1).get_json()["history"] == after["history"]
+
+
+def test_the_game_ends_with_the_secret_and_no_step_past_it(client):
+    session = create(client, source="teacher", secret="6543")
+    for _ in range(12):
+        now = step(client, session).get_json()
+        if now["solved"]:
+            break
+    assert now["solved"] and now["history"][-1]["guess"] == "6543" and now["history"][-1]["black"] == 4
+    past = step(client, session)
+    assert past.status_code == 422 and "solved" in past.get_json()["error"]
+    too_far = step(client, session, to=now["step"] + 1)
+    assert too_far.status_code == 422
+    student = join(client, session["code"])
+    refused = vote(client, session["code"], student, "1111")
+    assert refused.status_code == 409
+
+
+def test_the_adversary_keeps_the_most_codes(client):
+    session = create(client, source="adversary")
+    first = step(client, session).get_json()
+    # Knuth's 1122 against the adversary: the reply that keeps the most codes (256, the first such in order).
+    assert first["history"][0] == {"guess": "1122", "black": 0, "white": 0}
+    assert first["remaining"] == 256
+
+
+@pytest.mark.parametrize(
+    "token, status",
+    [(None, 401), ("student", 403), ("made-up-token-0123456789", 403)],
+)
+def test_only_the_teachers_token_steps(client, token, status):
+    session = create(client)
+    code = session["code"]
+    student = join(client, code)
+    before = state(client, code)
+    headers = {} if token is None else bearer(student if token == "student" else token)
+    response = client.post(f"/api/live/{code}/step", json={}, headers=headers)
+    assert response.status_code == status and response.get_json()["error"]
+    assert state(client, code) == before
+    page = client.post(f"/live/{code}/step", data={"to": "1"})
+    assert page.status_code == 403 and state(client, code) == before
+
+
+@pytest.mark.parametrize(
+    "settings, guess, status",
+    [
+        ({}, "12", 422),
+        ({}, "1237", 422),
+        ({}, "abcd", 422),
+        ({"pegs": 4, "colors": 10, "distinct": True, "distinct_guesses": True, "strategy": "entropy"}, "1123", 422),
+        ({}, "", 422),
+    ],
+)
+def test_a_bad_proposal_gets_a_sentence_and_changes_nothing(client, settings, guess, status):
+    session = create(client, **settings)
+    code = session["code"]
+    student = join(client, code)
+    before = state(client, code, session["teacher_token"])
+    response = vote(client, code, student, guess)
+    assert response.status_code == status
+    assert response.get_json()["error"].endswith(".")
+    assert state(client, code, session["teacher_token"]) == before
+
+
+def test_voting_needs_a_students_token(client):
+    session = create(client)
+    code = session["code"]
+    assert client.post(f"/api/live/{code}/votes", json={"guess": "1122"}).status_code == 401
+    assert vote(client, code, session["teacher_token"], "1122").status_code == 403
+    other = create(client)
+    stranger = join(client, other["code"])
+    assert vote(client, code, stranger, "1122").status_code == 403
+    assert state(client, code, session["teacher_token"])["votes"] == {}
+
+
+def test_a_proposal_for_a_step_the_class_has_left_is_refused(client):
+    session = create(client)
+    code = session["code"]
+    assert client.post("/join", data={"code": code}).status_code == 303
+    step(client, session)
+    late = client.post(f"/live/{code}/vote", data={"guess": "1122", "step": "0"})
+    assert late.status_code == 409
+    assert "moved on" in late.get_data(as_text=True)
+    assert state(client, code, session["teacher_token"])["votes"] == {}
+
+
+def test_join_codes_avoid_look_alikes(client):
+    codes = [create(client)["code"] for _ in range(40)]
+    assert len(set(codes)) == len(codes)
+    assert all(re.fullmatch(f"[{LIVE_ALPHABET}]{{6}}", code) for code in codes)
+    assert not set("".join(codes)) & LOOK_ALIKES and not set(LIVE_ALPHABET) & LOOK_ALIKES
+    # Typed in lower case, with a space: the same session.
+    code = codes[0]
+    spaced = client.post("/join", data={"code": f" {code[:3].lower()} {code[3:]}", "nickname": ""})
+    assert spaced.status_code == 303 and spaced.headers["Location"].endswith(f"/live/{code}")
+
+
+@pytest.fixture
+def strict_app(db_config):
+    app = create_app({**db_config, **QUICK_KEEPALIVE, "LIVE_LOOKUP_RATE_LIMIT": "5 per minute"})
+    yield app
+    app.extensions["jobs"].stop()
+    app.extensions["live"].stop()
+    app.extensions["store"].close()
+
+
+def test_codes_cannot_be_enumerated(strict_app):
+    client = strict_app.test_client()
+    session = create(client)
+    for _ in range(10):  # codes that exist do not count
+        assert client.get(f"/api/live/{session['code']}").status_code == 200
+    misses = [client.get(f"/join/{code}").status_code for code in ("AAAAAA", "CCCCCC", "DDDDDD", "EEEEEE", "FFFFFF")]
+    assert misses == [404] * 5
+    assert client.get("/api/live/GGGGGG").status_code == 429
+    blocked = client.post("/join", data={"code": session["code"]})
+    assert blocked.status_code == 429  # the address waits, whatever it tries
+    assert int(blocked.headers["Retry-After"]) > 0
+
+
+def test_nicknames_are_short_and_shown_escaped(client):
+    session = create(client)
+    code = session["code"]
+    too_long = client.post(f"/api/live/{code}/students", json={"nickname": "x" * 21})
+    assert too_long.status_code == 400
+    join(client, code, "<script>x()</script>")
+    client.set_cookie(f"live_teacher_{code}", session["teacher_token"])
+    page = client.get(f"/live/{code}/teach").get_data(as_text=True)
+    assert "<script>x()</script>" not in page
+    assert "&lt;script&gt;x()&lt;/script&gt;" in page
+
+
+def test_the_secret_stays_on_the_server_until_it_is_found(client):
+    secret = "6543"
+    session = create(client, source="teacher", secret=secret)
+    code = session["code"]
+    joined = client.post("/join", data={"code": code, "nickname": "Ann"})
+    cookies = joined.headers.getlist("Set-Cookie")
+    seen = [
+        str(session),
+        *cookies,
+        *joined.headers.values(),
+        client.get(f"/live/{code}").get_data(as_text=True),
+        str(state(client, code)),
+        str(state(client, code, session["teacher_token"])),
+    ]
+    assert not any(secret in text for text in seen)
+
+
+def test_the_classroom_starts_a_session_for_the_teacher(client):
+    response = client.post(
+        "/live", data={"pegs": "4", "colors": "6", "strategy": "knuth", "source": "teacher", "secret": "1234"}
+    )
+    assert response.status_code == 303
+    code = response.headers["Location"].split("/")[-2]
+    assert re.fullmatch(f"[{LIVE_ALPHABET}]{{6}}", code)
+    page = client.get(response.headers["Location"])
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert code in html and "<svg" in html and f"/join/{code}" in html
+    # Another browser (no teacher cookie) is not the teacher.
+    other = client.application.test_client()
+    assert other.get(response.headers["Location"]).status_code == 403
+    refused = client.post("/live", data={"source": "teacher", "secret": "99"})
+    assert refused.status_code == 400
+
+
+def test_idle_sessions_end_and_their_records_go(app, client):
+    session = create(client)
+    code = session["code"]
+    student = join(client, code)
+    assert vote(client, code, student, "1122").status_code == 201
+    other = create(client)
+    hours = app.config["LIVE_IDLE_HOURS"]
+    later = time.time() + hours * 3600 + 60
+    with app.app_context():
+        jobs.sweep(app.config, app.logger, later)
+    with app.app_context():
+        tables = ("live_sessions", "live_students", "live_votes")
+        assert [sql(f"SELECT COUNT(*) FROM {table}").scalar() for table in tables] == [0, 0, 0]
+    assert client.get(f"/api/live/{other['code']}").status_code == 404
+
+
+def test_a_session_idle_too_long_is_gone_before_the_sweep(app, client):
+    session = create(client)
+    app.config["LIVE_IDLE_HOURS"] = 0  # every session is idle now
+    response = client.get(f"/api/live/{session['code']}")
+    assert response.status_code == 404 and "idle" in response.get_json()["error"]
+
+
+def test_e_of_each_proposal_is_the_reviews(app, client):
+    """The projector's E of a first guess on the classic board: 1123 leads
+    to the optimum of 5,625 guesses over the 1,296 secrets (Koyama and Lai),
+    Knuth's 1122 to 5,702 at best; both worked out by the engine's search."""
+    session = create(client)
+    code = session["code"]
+    for guess in ("1123", "1123", "1122"):
+        assert vote(client, code, join(client, code), guess).status_code == 201
+    with app.test_request_context():
+        size = GameSize(4, 6)
+        values = {g: value_of(size, [], Code.parse(g, size)) for g in ("1123", "1122")}
+    assert all(v.exact for v in values.values())
+    assert round(values["1123"].expected * 1296) == 5625
+    assert values["1122"].expected > values["1123"].expected
+    client.set_cookie(f"live_teacher_{code}", session["teacher_token"])
+    html = client.get(f"/live/{code}/votes").get_data(as_text=True)
+    assert "4.340" in html and "would save 0.06 guesses" in html
+
+
+# --- live events ---------------------------------------------------------------------------------
+
+
+def test_each_step_is_one_event_to_every_student(client):
+    session = create(client)
+    code = session["code"]
+    token = join(client, code)
+    client.set_cookie(f"live_student_{code}", token)
+    stream = Events(client, f"/live/{code}/events?after=0")
+    try:
+        for n in (1, 2, 3):
+            version = step(client, session).get_json()["version"]
+            name, event_id, html = stream.next()
+            assert (name, event_id, shown_step(html)) == ("step", version, n)
+        # A proposal changes nothing a student sees: the next event is the next step.
+        assert vote(client, code, token, "1111").status_code == 201
+        version = step(client, session, to=1).get_json()["version"]
+        assert stream.next()[:2] == ("step", version)
+    finally:
+        stream.close()
+
+
+def test_the_teacher_hears_each_change_of_the_votes(client):
+    session = create(client)
+    code = session["code"]
+    client.set_cookie(f"live_teacher_{code}", session["teacher_token"])
+    stream = Events(client, f"/live/{code}/events?after={state(client, code)['version']}")
+    try:
+        student = join(client, code, "Ann")
+        name, _, html = stream.next()
+        assert name == "votes" and "Ann" in html
+        assert vote(client, code, student, "1123").status_code == 201
+        name, _, html = stream.next()
+        assert name == "votes" and "1123" in html
+        step(client, session)
+        name, _, html = stream.next()
+        assert name == "step" and shown_step(html) == 1 and "Next: knuth guesses" in html
+    finally:
+        stream.close()
+
+
+def test_a_reconnect_resumes_at_the_current_step(client):
+    session = create(client)
+    code = session["code"]
+    client.set_cookie(f"live_student_{code}", join(client, code))
+    step(client, session)
+    now = step(client, session).get_json()
+    # Missed both steps: the current one at once.
+    stream = Events(client, f"/live/{code}/events", {"Last-Event-ID": "0"})
+    try:
+        name, event_id, html = stream.next()
+        assert (name, event_id, shown_step(html)) == ("step", now["version"], 2)
+    finally:
+        stream.close()
+    # Up to date: nothing is sent again; the next event is the next step.
+    stream = Events(client, f"/live/{code}/events?after=0", {"Last-Event-ID": str(now["version"])})
+    try:
+        later = step(client, session).get_json()
+        assert stream.next()[:2] == ("step", later["version"])
+    finally:
+        stream.close()
+
+
+def test_a_stream_past_the_workers_limit_is_refused(db_config):
+    app = create_app({**db_config, **QUICK_KEEPALIVE, "LIVE_STREAMS_PER_WORKER": 1})
+    try:
+        client = app.test_client()
+        session = create(client)
+        code = session["code"]
+        first = Events(client, f"/live/{code}/events")
+        try:
+            step(client, session)
+            assert first.next()[0] == "step"  # the first stream is followed, so it holds the place
+            second = client.get(f"/live/{code}/events")
+            assert second.status_code == 503 and int(second.headers["Retry-After"]) > 0
+        finally:
+            first.close()
+    finally:
+        app.extensions["jobs"].stop()
+        app.extensions["live"].stop()
+        app.extensions["store"].close()
+
+
+@pytest.mark.parametrize("signal", ["database", "redis"])
+def test_a_step_on_one_server_reaches_a_student_on_another(db_path, redis_url, signal):
+    """Two apps (as two worker processes, or two servers) on one database:
+    the step taken through one reaches a stream served by the other, through
+    the database's versions or through Redis pub/sub."""
+    config = {"DATABASE": db_path, "DATABASE_URL": None, "REDIS_URL": redis_url if signal == "redis" else None}
+    if signal == "redis":  # the database is not read for versions: only Redis can carry the step
+        config["LIVE_POLL_SECONDS"] = 3600
+    one, other = (create_app({**config, **QUICK_KEEPALIVE}) for _ in range(2))
+    try:
+        teacher, student = one.test_client(), other.test_client()
+        session = create(teacher)
+        code = session["code"]
+        student.set_cookie(f"live_student_{code}", join(student, code))
+        stream = Events(student, f"/live/{code}/events?after={state(student, code)['version']}")
+        try:
+            if signal == "redis":
+                assert other.extensions["live"].listening.wait(PATIENCE)
+            moved = step(teacher, session).get_json()
+            name, event_id, html = stream.next()
+            assert (name, event_id, shown_step(html)) == ("step", moved["version"], 1)
+        finally:
+            stream.close()
+    finally:
+        for app in (one, other):
+            app.extensions["jobs"].stop()
+            app.extensions["live"].stop()
+            app.extensions["store"].close()
+
+
+def test_votes_are_counted_per_step_in_the_store(app, client):
+    session = create(client)
+    code = session["code"]
+    tokens = [join(client, code) for _ in range(3)]
+    for token, guess in zip(tokens, ("1122", "1122", "3456"), strict=True):
+        vote(client, code, token, guess)
+    step(client, session)
+    vote(client, code, tokens[0], "2211")
+    with app.app_context():
+        assert store.votes(code) == {0: Counter({"1122": 2, "3456": 1}), 1: Counter({"2211": 1})}
