@@ -4,6 +4,7 @@ and the exact optimum.
     mastermind analyse --pegs 4 --colors 6 --strategy all
     mastermind suggest --pegs 4 --colors 6 --strategy knuth 1122:1,0 3456:0,2
     mastermind line --strategy knuth --adversary deepest
+    mastermind bound --pegs 5 --colors 8
 """
 
 from __future__ import annotations
@@ -402,6 +403,85 @@ def cmd_improve(args, out) -> None:
     write_summary(out, args.json, summary, f"{size.label()}: improved tree, searched in {seconds:.0f}s")
 
 
+def cmd_bound(args, out) -> None:
+    from .engine.bound import lower_bound
+
+    size = size_from(args)
+    check_analysable(size)
+    if args.levels not in (1, 2, 3) or (args.effort is not None and args.effort < 1):
+        raise UsageError("--levels must be 1, 2 or 3 and --effort at least 1")
+    progress = Progress("bounding", "classes")
+    started = time.perf_counter()
+    bound = lower_bound(size, args.levels, args.effort, progress=progress)
+    seconds = time.perf_counter() - started
+    progress.close()
+    from .engine.codes import secret_indices
+
+    secrets = len(secret_indices(size))
+    if args.json:
+        json.dump(
+            {
+                **size.params(),
+                "lower_bound": bound.total,
+                "mean_at_least": round(bound.total / secrets, 6),
+                "counting_bound": bound.counting,
+                "branching": bound.branching,
+                "levels": bound.levels,
+                "effort": bound.effort,
+                "every_minimum_complete": bound.exact,
+                "seconds": round(seconds, 1),
+                "first_guesses": [
+                    {
+                        "guess": str(first.guess),
+                        "classes": first.classes,
+                        "counting": first.counting,
+                        "two_levels": first.second,
+                        "three_levels": first.third,
+                        "complete": first.exact,
+                    }
+                    for first in bound.first_guesses
+                ],
+            },
+            out,
+            indent=2,
+        )
+        out.write("\n")
+        return
+    depth = {1: "by counting", 2: "over every second guess", 3: "over every second and third guess"}[bound.levels]
+    out.write(
+        f"{size.label()}: every strategy needs at least {bound.total:,} guesses in total for the {secrets:,} "
+        f"secrets (a mean of at least {bound.total / secrets:.4f}), bounded {depth}; "
+        f"worked out in {seconds:.0f}s.\n\n"
+    )
+    head = ["First guess", "Classes", "Counting", "2 levels", "3 levels"][
+        : 3 + (bound.levels >= 2) + (bound.levels == 3)
+    ]
+    rows = [
+        [str(f.guess), str(f.classes), f"{f.counting:,}", f"{f.second:,}", "" if f.third is None else f"{f.third:,}"][
+            : len(head)
+        ]
+        for f in bound.first_guesses
+    ]
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+    for row in [head, ["-" * w for w in widths], *rows]:
+        out.write("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))) + "\n")
+    out.write(
+        f"\nCounting alone gives {bound.counting:,}: at most one secret is found at the first guess, and each "
+        f"of the {bound.branching} replies other than all black leads to one next guess, so at most "
+        f"{bound.branching}^(d-1) secrets are found at guess d.\n"
+        "Here every first guess (one per pattern) splits the secrets by reply, each class counts at its best "
+        "next guess, whose classes count the same way a level down, and at counting below the last level. "
+        "The bound is the smallest total over first guesses"
+        + ("; a blank means the level above already reaches it" if bound.levels == 3 else "")
+        + (
+            "; some minimum was cut short by --effort (its untried guesses count one level up)"
+            if not bound.exact
+            else ""
+        )
+        + ". The proof: docs/lower-bound.md.\n"
+    )
+
+
 def build_parser() -> Parser:
     parser = Parser(prog="mastermind", description="Mastermind strategies from the command line.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
@@ -463,6 +543,19 @@ def build_parser() -> Parser:
     improve_p.add_argument("--every", type=float, default=5.0, help=argparse.SUPPRESS)
     improve_p.add_argument("--json", action="store_true", help="print JSON")
     improve_p.set_defaults(run=cmd_improve)
+    bound_p = sub.add_parser("bound", help="a proven lower bound on the optimal total")
+    size_arguments(bound_p)
+    bound_p.add_argument(
+        "--levels", type=int, default=3, metavar="K", help="bound over the best guesses K deep (1-3, default 3)"
+    )
+    bound_p.add_argument(
+        "--effort",
+        type=int,
+        metavar="N",
+        help="at the third level, try at most N second guesses per class (quicker; still a bound)",
+    )
+    bound_p.add_argument("--json", action="store_true", help="print JSON")
+    bound_p.set_defaults(run=cmd_bound)
     return parser
 
 
