@@ -23,6 +23,8 @@ from webapp import store
 from webapp.engine import Code, GameSize
 
 ATTACKER_TOKEN = "attackerattackerattacker"
+# A live session the visitor teaches and follows as a student (cookies of both).
+LIVE_CODE, TEACHER_TOKEN, STUDENT_TOKEN = "ACDEFG", "teacher-token-of-the-visitor", "student-token-of-the-visitor"
 
 
 class AttackerSite:
@@ -67,6 +69,10 @@ def targets(app, live_server):
         game = store.create_game(size, 10, Code.parse("1234", size))
         challenge = store.create_challenge(size, 10, Code.parse("1234", size))
         maker = store.create_codemaker(size, "knuth")
+        live = store.create_live(
+            lambda: LIVE_CODE, TEACHER_TOKEN, size, "knuth", "random", Code.parse("1234", size), 1e10
+        )
+        store.add_student(live.code, STUDENT_TOKEN, "", 1e10)
     base = live_server.url
     forms = [
         ("/me/carry", {"token": ATTACKER_TOKEN, "replace": "1"}),
@@ -84,6 +90,10 @@ def targets(app, live_server):
         ("/solver/classroom", {"pegs": "4", "colors": "6", "strategy": "knuth", "source": "random"}),
         ("/theme", {"theme": "dark", "next": "/"}),
         ("/language", {"language": "de", "next": "/"}),
+        ("/live", {"pegs": "4", "colors": "6", "strategy": "knuth", "source": "random"}),
+        (f"/live/{LIVE_CODE}/step", {"to": "1"}),
+        ("/join", {"code": LIVE_CODE, "nickname": "Victim"}),
+        (f"/live/{LIVE_CODE}/vote", {"guess": "1122", "step": "0"}),
         ("/api/games", {"pegs": "4"}),
     ]
     pages = {r.endpoint for r in app.url_map.iter_rules() if "POST" in r.methods and not r.rule.startswith("/api/")}
@@ -101,6 +111,14 @@ def test_another_sites_page_changes_nothing(browser, live_server, db_path, targe
         page.goto(live_server.url + "/daily")  # the visitor plays today's puzzle: a player cookie of their own
         page.get_by_role("button", name="Play Mastermind #").first.click()
         page.wait_for_url("**/games/*")
+        context.add_cookies(
+            [
+                {"name": f"live_teacher_{LIVE_CODE}", "value": TEACHER_TOKEN, "url": live_server.url},
+                {"name": f"live_student_{LIVE_CODE}", "value": STUDENT_TOKEN, "url": live_server.url},
+            ]
+        )
+        page.goto(f"{live_server.url}/live/{LIVE_CODE}/teach")  # the visitor's own teacher's screen
+        assert page.locator(".live-projector").count() == 1
         own = {c["name"]: c["value"] for c in context.cookies(live_server.url)}
         assert "player" in own
         before = records(db_path)

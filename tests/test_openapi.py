@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CONFIG = {
     "TESTING": True,
     "CREATE_RATE_LIMIT": "100000 per minute",
+    "LIVE_LOOKUP_RATE_LIMIT": "100000 per minute",
     "JOBS_CONSUMER": "none",
     "JOBS_MAX": 100000,
     "DATABASE_URL": None,
@@ -164,7 +165,10 @@ def test_every_response_is_described_and_waits_are_announced(api_app):
             assert operation["responses"], (method, route)
             for status, answer in operation["responses"].items():
                 answer = responses[answer["$ref"].rsplit("/", 1)[1]] if "$ref" in answer else answer
-                media = "text/html" if status == "414" else "application/json"  # the web server's own page
+                # The web server's own page for 414; the live events' stream.
+                media = {"414": "text/html"}.get(status, "application/json")
+                if route.endswith("/events") and status == "200":
+                    media = "text/event-stream"
                 assert answer["content"][media]["schema"], (method, route, status)
                 if status in ("429", "503"):
                     assert "Retry-After" in answer["headers"], (method, route, status)
@@ -175,7 +179,7 @@ def test_document_and_routes_agree(api_app):
     documented = {(route, method) for route, item in doc["paths"].items() for method in item if method != "parameters"}
     routed = set()
     for rule in api_app.url_map.iter_rules():
-        if rule.rule.startswith("/api/"):
+        if rule.rule.startswith("/api/") or rule.rule == "/live/<code>/events":  # the API, and the live events
             route = rule.rule.replace("<", "{").replace(">", "}")
             routed |= {(route, method.lower()) for method in rule.methods - {"HEAD", "OPTIONS"}}
     assert documented - routed == set(), "documented but not routed"
@@ -227,9 +231,9 @@ def test_schemas_are_the_models_own(api_app):
                 assert documented[name]["required"] == (name in own.get("required", ()))
             checked += 1
         for status, documented in op.answers.items():
-            schema = operation["responses"][str(status)]["content"]["application/json"]["schema"]
+            schema = operation["responses"][str(status)]["content"][documented.media_type]["schema"]
             assert schema["$ref"].rsplit("/", 1)[1] == (documented.model or schemas.Error).__name__
-    assert checked == 12  # eight bodies, four query strings
+    assert checked == 16  # twelve bodies, four query strings
 
 
 # --- the app keeps to it -----------------------------------------------------------------------

@@ -19,8 +19,17 @@ MESSAGES = {
 }
 
 
+# A live session's limits (codes that find nothing, joins and votes from one address).
+LIVE_BUSY = lazy_gettext(
+    "Too many tries from this address just now (join codes that find no session, or joins and votes): "
+    "wait a minute, then try again."
+)
+# Routes outside /api/ that the API's description covers (a live session's events).
+JSON_ENDPOINTS = {"live.events"}
+
+
 def wants_json() -> bool:
-    return request.path.startswith("/api/")
+    return request.path.startswith("/api/") or request.endpoint in JSON_ENDPOINTS
 
 
 def error_response(status: int, message: str):
@@ -56,6 +65,8 @@ def init_app(app) -> None:
         status = exc.code or 500
         custom = exc.description != type(exc).description and status != 429
         message = exc.description if custom and exc.description else str(MESSAGES.get(status, exc.name))
+        if status == 429 and (request.endpoint or "").startswith("live"):
+            message = str(LIVE_BUSY)
         response = error_response(status, message)
         if isinstance(exc, MethodNotAllowed) and exc.valid_methods:
             response.headers["Allow"] = ", ".join(exc.valid_methods)

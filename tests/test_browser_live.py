@@ -1,0 +1,178 @@
+"""The live classroom in Chromium: a teacher on a projector and three
+students, one of them on a phone, each in a browser context of their own.
+Every wait is for something on a screen; none is for a length of time."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+PROJECTOR = {"width": 1920, "height": 1080}
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+WCAG = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21aa"]}}
+SIDEWAYS = "() => document.documentElement.scrollWidth - window.innerWidth"
+
+
+def phone(browser, **options):
+    return browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, **options)
+
+
+def start_session(browser, base: str, source: str = "random"):
+    """The teacher's projector, started from the classroom page; (page, join code)."""
+    context = browser.new_context(viewport=PROJECTOR)
+    page = context.new_page()
+    page.goto(base + "/solver/classroom")
+    page.locator(f"input[name=source][value={source}]").check()
+    page.get_by_role("button", name="Start a live session").click()
+    page.wait_for_url(re.compile(r"/live/[A-Z0-9]{6}/teach$"))
+    code = page.locator(".join-code").inner_text().strip()
+    assert page.url.endswith(f"/live/{code}/teach")
+    return page, code
+
+
+def join(context, base: str, code: str, nickname: str, typed: bool):
+    """A student joins: typing the code at /join, or through the QR code's link."""
+    page = context.new_page()
+    if typed:
+        page.goto(base + "/join")
+        page.get_by_label("Code").fill(code.lower())
+    else:
+        page.goto(f"{base}/join/{code}")
+        expect(page.get_by_label("Code")).to_have_value(code)
+    page.get_by_label("Nickname").fill(nickname)
+    page.get_by_role("button", name="Join").click()
+    page.wait_for_url(f"**/live/{code}")
+    expect(page.locator(".live-step")).to_have_attribute("data-step", "0")
+    return page
+
+
+def propose(page, guess: str) -> None:
+    page.get_by_label("Which guess would you play next?").fill(guess)
+    page.get_by_role("button", name="Propose").click()
+    expect(page.locator("#my-vote")).to_contain_text(f"Your proposal: {guess}")
+
+
+def test_a_class_follows_three_steps_and_the_projector_weighs_its_votes(browser, live_server):
+    base = live_server.url
+    teacher, code = start_session(browser, base)
+    students = [
+        join(phone(browser), base, code, "Ann", typed=True),
+        join(browser.new_context(viewport=DESKTOP), base, code, "<i>Bo</i>", typed=False),
+        join(browser.new_context(viewport=DESKTOP), base, code, "", typed=False),
+    ]
+    expect(teacher.locator(".students")).to_contain_text("3 students have joined")
+    expect(teacher.locator(".students")).to_contain_text("<i>Bo</i>")  # shown as typed, not as markup
+
+    for student, guess in zip(students, ("1123", "1123", "1122"), strict=True):
+        propose(student, guess)
+    rows = teacher.locator("#live-votes .proposals tbody tr")
+    expect(rows).to_have_count(2)
+    # The class's favourite first, with its votes and E, beside Knuth's choice and its E.
+    expect(rows.nth(0)).to_contain_text("1123")
+    expect(rows.nth(0).locator(".vote-count")).to_have_text("2")
+    expect(rows.nth(0)).to_contain_text("4.340")
+    expect(rows.nth(1)).to_contain_text("1122")
+    expect(rows.nth(1)).to_contain_text("4.400")
+    expect(teacher.locator("#live-votes .verdict")).to_have_text(
+        "The class's favourite 1123 would save 0.06 guesses on knuth's 1122."
+    )
+
+    played = []
+    for step in (1, 2, 3):
+        teacher.keyboard.press("ArrowRight")
+        expect(teacher.locator(".live-projector")).to_have_attribute("data-step", str(step))
+        played.append(teacher.locator(".live-projector ol.rows li.row").nth(step - 1).get_attribute("data-guess"))
+        for student in students:
+            expect(student.locator(".live-step")).to_have_attribute("data-step", str(step))
+            shown = student.locator(".live-step ol.rows li.row")
+            expect(shown).to_have_count(step)
+            assert [shown.nth(i).get_attribute("data-guess") for i in range(step)] == played
+    assert played[0] == "1122"
+    # A new step, new proposals: the projector's list starts empty again.
+    expect(teacher.locator("#live-votes")).to_contain_text("No proposals yet")
+    propose(students[0], played[0])
+    expect(teacher.locator("#live-votes .proposals tbody tr")).to_have_count(1)
+    assert students[0].evaluate(SIDEWAYS) <= 0, "the phone's page scrolls sideways"
+    for page in (teacher, *students):
+        page.context.close()
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_live_pages_pass_axe_and_fit_a_phone(browser, live_server, theme):
+    base = live_server.url
+    teacher, code = start_session(browser, base)
+    context = phone(browser, color_scheme=theme)
+    page = context.new_page()
+    page.goto(f"{base}/join/{code}")
+    assert page.evaluate(SIDEWAYS) <= 0
+    assert Axe().run(page, options=WCAG).response["violations"] == []
+    page.get_by_role("button", name="Join").click()
+    page.wait_for_url(f"**/live/{code}")
+    propose(page, "1234")
+    teacher.keyboard.press("ArrowRight")
+    expect(page.locator(".live-step")).to_have_attribute("data-step", "1")
+    assert page.evaluate(SIDEWAYS) <= 0
+    assert Axe().run(page, options=WCAG).response["violations"] == []
+    teacher.emulate_media(color_scheme=theme)
+    propose(page, "1122")
+    expect(teacher.locator("#live-votes .proposals tbody tr")).to_have_count(1)
+    assert Axe().run(teacher, options=WCAG).response["violations"] == []
+    # The projector on a phone too (a teacher stepping from their own).
+    teacher.set_viewport_size(PHONE)
+    assert teacher.evaluate(SIDEWAYS) <= 0
+    context.close()
+    teacher.context.close()
+
+
+def test_a_student_without_javascript_follows_with_refresh(browser, nojs_page, live_server):
+    base = live_server.url
+    teacher, code = start_session(browser, base)
+    page = nojs_page
+    page.set_viewport_size(PHONE)
+    page.goto(f"{base}/join")
+    page.get_by_label("Code").fill(code)
+    page.get_by_role("button", name="Join").click()
+    page.wait_for_url(f"**/live/{code}")
+    page.get_by_label("Which guess would you play next?").fill("1122")
+    page.get_by_role("button", name="Propose").click()
+    page.wait_for_url(f"**/live/{code}")
+    expect(page.locator("#my-vote")).to_contain_text("Your proposal: 1122")
+    expect(teacher.locator("#live-votes .proposals tbody tr")).to_have_count(1)
+    teacher.keyboard.press("ArrowRight")
+    expect(teacher.locator(".live-projector")).to_have_attribute("data-step", "1")
+    page.get_by_role("link", name="Refresh").click()
+    expect(page.locator(".live-step")).to_have_attribute("data-step", "1")
+    teacher.context.close()
+
+
+def test_a_teacher_without_javascript_steps_with_buttons(browser, live_server):
+    context = browser.new_context(java_script_enabled=False, viewport=DESKTOP)
+    page = context.new_page()
+    page.goto(live_server.url + "/solver/classroom")
+    page.locator("input[name=source][value=random]").check()
+    page.get_by_role("button", name="Start a live session").click()
+    page.wait_for_url(re.compile(r"/live/[A-Z0-9]{6}/teach$"))
+    page.get_by_role("button", name="Next guess").click()
+    expect(page.locator(".live-projector")).to_have_attribute("data-step", "1")
+    page.get_by_role("button", name="Back").click()
+    expect(page.locator(".live-projector")).to_have_attribute("data-step", "0")
+    context.close()
+
+
+def test_the_live_pages_speak_german_and_spanish(browser, live_server):
+    base = live_server.url
+    teacher, code = start_session(browser, base)
+    for language in ("de", "es"):
+        context = phone(browser, locale=language)
+        page = context.new_page()
+        page.goto(f"{base}/join/{code}")
+        assert page.locator("html").get_attribute("lang") == language
+        heading = page.locator("h1").inner_text()
+        assert heading and heading != "Join a live session"
+        assert page.evaluate(SIDEWAYS) <= 0
+        context.close()
+    teacher.context.close()
