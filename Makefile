@@ -55,12 +55,13 @@ run: $(STAMP) compile-messages upgrade
 upgrade: $(STAMP)
 	$(BIN)/flask --app webapp db upgrade
 
-# Production-style: gunicorn, four worker processes of four threads each
-# sharing one SQLite file. A thread waits on a slow client until its request
-# is complete, and a few slow clients stall a worker: facing the internet, this
-# sits behind nginx (deploy/nginx.conf), which reads whole requests first.
+# Production-style: gunicorn with deploy/gunicorn.conf.py, four worker
+# processes of 128 threads each sharing one SQLite file (a live classroom's
+# event stream holds a thread while it waits; 8 per worker stay free for
+# every other request). Facing the internet, this sits behind nginx
+# (deploy/nginx.conf), which reads whole requests first.
 serve: $(STAMP) compile-messages upgrade
-	$(BIN)/gunicorn --workers 4 --worker-class gthread --threads 4 --bind $(HOST):$(PORT) 'webapp:create_app()'
+	$(BIN)/gunicorn -c deploy/gunicorn.conf.py --bind $(HOST):$(PORT)
 
 # Browser tests use Debian's Chromium; install it when it is missing.
 chromium:

@@ -9,6 +9,7 @@
     python -m benchmarks --slow-clients   # 50 trickling connections: gunicorn, then nginx (slow_clients.py)
     python -m benchmarks --worker-memory  # one worker's RSS through the sweep of every size (see worker_memory.py)
     python -m benchmarks --sweep    # every size and route of the sweep test, timed (see sweep.py)
+    python -m benchmarks --live     # 200 students following a live session on one worker (see live.py)
     python -m benchmarks --peer /path/to/mmstrat   # whole process beside the C++ solver (see peer.py)
 
 Compiled kernels are loaded (and compiled on a first run) before the clock
@@ -106,6 +107,10 @@ def main(argv=None):
         action="store_true",
         help="only the fairness run: one client floods the job slots, another asks for lines",
     )
+    parser.add_argument(
+        "--live", action="store_true", help="only the live run: students following one session on one worker"
+    )
+    parser.add_argument("--students", type=int, default=200, help="students in the live run (200)")
     parser.add_argument("--players", type=int, default=32, help="players in the load and scale runs (32)")
     parser.add_argument(
         "--peer", metavar="MMSTRAT", help="side by side with this mmstrat binary, whole process (see peer.py)"
@@ -123,6 +128,11 @@ def main(argv=None):
         from .peer import main as peer_main
 
         peer_main(args.peer, slow=args.slow, only=args.only, threads=args.threads)
+        return
+    if args.live:
+        from .live import main as live_main
+
+        live_main(students=args.students)
         return
     if args.fairness:
         from .fairness import main as fairness_main

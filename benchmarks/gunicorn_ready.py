@@ -8,6 +8,9 @@ import os
 
 
 def post_worker_init(worker):
+    from webapp.events import fit_to_threads
+
+    fit_to_threads(worker.wsgi, worker.cfg.threads)  # as deploy/gunicorn.conf.py does
     fd = os.environ.get("MASTERMIND_READY_FD")
     if fd:
         os.write(int(fd), f"{worker.pid}\n".encode())

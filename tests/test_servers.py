@@ -19,11 +19,11 @@ from webapp.engine.codes import Code
 
 
 @contextlib.contextmanager
-def two_servers(database: str, redis_url: str, **config):
+def two_servers(database: str, redis_url: str, threads: int = 4, **config):
     settings = {"REDIS_URL": redis_url, **config}
     with (
-        gunicorn(database, workers=2, threads=4, config=settings) as (a, _),
-        gunicorn(database, workers=2, threads=4, config=settings) as (b, _),
+        gunicorn(database, workers=2, threads=threads, config=settings) as (a, _),
+        gunicorn(database, workers=2, threads=threads, config=settings) as (b, _),
     ):
         yield a, b
 
@@ -126,3 +126,93 @@ def test_rate_limit_counts_across_servers(postgresql_url, redis_url):
     with two_servers(postgresql_url, redis_url, CREATE_RATE_LIMIT="4 per minute") as (a, b):
         codes = [call(port, "POST", "/api/games", {})[0] for port in (a, b, a, b, a, b)]
     assert codes == [201, 201, 201, 201, 429, 429]
+
+
+# --- a live classroom across servers ---------------------------------------------------------------
+
+# How long a stream is read before the test fails (never how long work takes).
+PATIENCE = 30
+
+
+class Stream:
+    """One live events stream read over HTTP, event by event."""
+
+    def __init__(self, port: int, path: str):
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=PATIENCE)
+        self.conn.request("GET", path, headers={"Accept": "text/event-stream"})
+        self.response = self.conn.getresponse()
+        self.status = self.response.status
+        if self.status == 200:
+            assert self.response.readline() == b"retry: 1000\n"  # the stream's first line: it is open
+
+    def next_event(self) -> tuple[str, int]:
+        """The next event's name and id (keepalive comments are skipped)."""
+        fields: dict = {}
+        while True:
+            line = self.response.readline().decode()
+            if not line:
+                raise AssertionError("the stream ended")
+            if line == "\n" and "event" in fields:
+                return fields["event"], int(fields["id"])
+            name, _, value = line.rstrip("\n").partition(": ")
+            if name in ("event", "id"):
+                fields[name] = value
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def test_a_step_on_one_server_reaches_a_student_streaming_from_the_other(postgresql_url, redis_url):
+    """Two gunicorn servers, one database, one Redis: the teacher steps on
+    one, the students follow on the other. Streams read the state again
+    only when signalled (no keepalive or database poll within the test), so only Redis
+    pub/sub can carry the step across."""
+    with two_servers(postgresql_url, redis_url, threads=16, LIVE_KEEPALIVE_SECONDS=3600, LIVE_POLL_SECONDS=3600) as (
+        a,
+        b,
+    ):
+        status, session = call(a, "POST", "/api/live", {"source": "random"})
+        assert status == 201
+        code = session["code"]
+        status, now = call(b, "GET", f"/api/live/{code}")
+        streams = [Stream(b, f"/live/{code}/events?after={now['version']}") for _ in range(3)]
+        try:
+            assert [s.status for s in streams] == [200, 200, 200]
+            for step in (1, 2, 3):
+                conn = http.client.HTTPConnection("127.0.0.1", a, timeout=PATIENCE)
+                conn.request(
+                    "POST",
+                    f"/api/live/{code}/step",
+                    json.dumps({}),
+                    {"Content-Type": "application/json", "Authorization": f"Bearer {session['teacher_token']}"},
+                )
+                answer = conn.getresponse()
+                moved = json.loads(answer.read())
+                conn.close()
+                assert answer.status == 200 and moved["step"] == step
+                for stream in streams:
+                    assert stream.next_event() == ("step", moved["version"])
+        finally:
+            for stream in streams:
+                stream.close()
+
+
+def test_a_worker_keeps_threads_for_other_requests(db_path):
+    """Each stream holds a thread of its gthread worker; past the worker's
+    threads less LIVE_FREE_THREADS a stream is refused with 503, and every
+    other request is still served."""
+    free = 3
+    with gunicorn(db_path, workers=1, threads=free + 2, config={"LIVE_FREE_THREADS": free}) as (port, _):
+        status, session = call(port, "POST", "/api/live", {"source": "random"})
+        code = session["code"]
+        held = [Stream(port, f"/live/{code}/events") for _ in range(2)]
+        try:
+            assert [s.status for s in held] == [200, 200]
+            refused = Stream(port, f"/live/{code}/events")
+            assert refused.status == 503 and int(refused.response.getheader("Retry-After")) > 0
+            refused.close()
+            for _ in range(2 * free):  # more requests than free threads, one after another
+                assert call(port, "GET", f"/api/live/{code}")[0] == 200
+        finally:
+            for stream in held:
+                stream.close()

@@ -23,11 +23,13 @@ DEFAULTS = {
     # A session nobody has stepped, joined or voted in for this long ends,
     # and the hourly sweep deletes it with its students and votes.
     "LIVE_IDLE_HOURS": 6,
-    # Streams one worker process holds at most: each holds a thread of a
-    # gunicorn gthread worker, so keep this below --threads (see
-    # docs/operations.md); a stream past it gets 503 and the page falls
-    # back to its refresh button until a place is free.
-    "LIVE_STREAMS_PER_WORKER": 200,
+    # Streams one worker process holds at most. Each holds a thread of a
+    # gunicorn gthread worker, so under gunicorn (deploy/gunicorn.conf.py)
+    # it is also held to the worker's threads less LIVE_FREE_THREADS, which
+    # stay for every other request. A stream past it gets 503 and the page
+    # falls back to its refresh button until a place is free.
+    "LIVE_STREAMS_PER_WORKER": 500,
+    "LIVE_FREE_THREADS": 8,
     "LIVE_POLL_SECONDS": 0.5,
     "LIVE_KEEPALIVE_SECONDS": 15.0,
     # A stream ends after this long and the browser opens it again at once
@@ -35,6 +37,11 @@ DEFAULTS = {
     "LIVE_STREAM_SECONDS": 300.0,
     "LIVE_CHANNEL_PREFIX": "mastermind:live:",
 }
+
+
+# How long a new stream waits for Redis to confirm the subscription before
+# its first read (past it, a step is at worst one keepalive late).
+SUBSCRIBE_SECONDS = 2.0
 
 
 class Full(Exception):
@@ -76,6 +83,7 @@ class Hub:
             followed = self._followed.setdefault(code, Followed())
             followed.streams += 1
         self.started()
+        self.ready(SUBSCRIBE_SECONDS)
         try:
             yield followed
         finally:
@@ -106,6 +114,10 @@ class Hub:
 
     def started(self) -> None:
         """Called as a stream starts: start whatever brings other processes' signals."""
+
+    def ready(self, timeout: float) -> None:
+        """Wait (at most ``timeout`` seconds) until other processes' signals
+        arrive, so that a stream's first read of the state misses none."""
 
     def stop(self) -> None:
         pass
@@ -168,15 +180,22 @@ class RedisHub(Hub):
                 self._thread = threading.Thread(target=self._listen, name="live-redis", daemon=True)
                 self._thread.start()
 
+    def ready(self, timeout: float) -> None:
+        self.listening.wait(timeout)
+
     def _listen(self) -> None:
         while not self._stopping.is_set():
-            pubsub = self.client.pubsub(ignore_subscribe_messages=True)
+            pubsub = self.client.pubsub()
             try:
                 pubsub.psubscribe(self.prefix + "*")
-                self.listening.set()
                 while not self._stopping.is_set():
                     message = pubsub.get_message(timeout=1.0)
                     if message is None:
+                        continue
+                    if message["type"] == "psubscribe":  # Redis confirms: every later publish reaches us
+                        self.listening.set()
+                        continue
+                    if message["type"] != "pmessage":
                         continue
                     channel = message["channel"].decode()
                     with contextlib.suppress(ValueError):
@@ -201,3 +220,11 @@ def init_app(app) -> None:
     else:
         hub = PollingHub(limit, app.extensions["store"], float(app.config["LIVE_POLL_SECONDS"]))
     app.extensions["live"] = hub
+
+
+def fit_to_threads(app, threads: int) -> int:
+    """Hold ``app``'s streams to ``threads`` less the threads kept free for
+    other requests (gunicorn calls this in each worker); the new limit."""
+    hub = app.extensions["live"]
+    hub.limit = max(0, min(int(app.config["LIVE_STREAMS_PER_WORKER"]), threads - int(app.config["LIVE_FREE_THREADS"])))
+    return hub.limit

@@ -1,0 +1,213 @@
+"""A live classroom under load: many students follow one session's events
+on one gunicorn worker process while the teacher steps.
+
+    python -m benchmarks --live                   # 200 students: in-process signals, Redis, nginx
+    python -m benchmarks --live --students 400
+
+Each student is a real HTTP connection to ``/live/<code>/events`` (all read
+by one thread here, through ``selectors``, so the benchmark's own threads do
+not compete with the server's). The teacher steps through the API; for every
+step the clock runs from just before the step's POST to each student's
+``event: step`` with the step's version. Printed per set-up: the delay to
+each student (median and p99) and to the last student of each step (median
+and worst), the worker's resident memory per listener (RSS with every
+stream open less RSS before the first, divided by the students), and the
+time another request takes while every stream is open (a GET of the state,
+median of 20), which shows whether the streams starve the other requests.
+The last set-up puts deploy/nginx.conf in front (Debian's nginx), as a site
+runs: its events must pass at once, not wait in a buffer.
+
+The server is ``deploy/gunicorn.conf.py``'s worker class (gthread), with as
+many threads as students plus the threads it keeps free for other requests.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import os
+import re
+import selectors
+import socket
+import statistics
+import tempfile
+import time
+
+from .load import gunicorn
+from .servers import redis
+
+EVENT = re.compile(rb"event: step\nid: (\d+)\n")
+# The threads a worker keeps for requests other than streams (webapp.events.LIVE_FREE_THREADS).
+FREE_THREADS = 8
+PATIENCE = 60  # seconds a step may take to reach everyone before the run is called broken
+
+
+def call(port: int, method: str, path: str, body=None, token: str | None = None):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=PATIENCE)
+    try:
+        headers = {"Content-Type": "application/json"} if body is not None else {}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        conn.request(method, path, None if body is None else json.dumps(body), headers)
+        response = conn.getresponse()
+        return response.status, json.loads(response.read() or b"null")
+    finally:
+        conn.close()
+
+
+def rss_mib(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as fh:
+        for line in fh:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    raise RuntimeError(f"no VmRSS for {pid}")
+
+
+def worker_pid(master: int) -> int:
+    with open(f"/proc/{master}/task/{master}/children") as fh:
+        (pid,) = fh.read().split()
+    return int(pid)
+
+
+class Listeners:
+    """Many event streams read by one selector: when each saw which version."""
+
+    def __init__(self, port: int, path: str, count: int):
+        self.selector = selectors.DefaultSelector()
+        self.seen: list[dict[int, float]] = [{} for _ in range(count)]
+        self.buffers = [b""] * count
+        request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n\r\n".encode()
+        self.sockets = []
+        for index in range(count):
+            sock = socket.create_connection(("127.0.0.1", port))
+            sock.sendall(request)
+            sock.setblocking(False)
+            self.selector.register(sock, selectors.EVENT_READ, index)
+            self.sockets.append(sock)
+        self.opened = [False] * count
+        self.statuses = [b""] * count
+
+    def pump(self, until, patience: float = PATIENCE) -> None:
+        """Read whatever arrives until ``until()`` holds."""
+        deadline = time.monotonic() + patience
+        while not until():
+            if time.monotonic() > deadline:
+                raise RuntimeError("the students did not all hear the step in time")
+            for key, _ in self.selector.select(timeout=1.0):
+                index = key.data
+                chunk = key.fileobj.recv(65536)
+                now = time.perf_counter()
+                if not chunk:
+                    raise RuntimeError(f"stream {index} closed")
+                if not self.statuses[index]:
+                    self.statuses[index] = chunk[:12]
+                    if not chunk.startswith(b"HTTP/1.1 200"):
+                        raise RuntimeError(chunk[:300].decode(errors="replace"))
+                buffer = self.buffers[index] + chunk
+                if b"retry:" in buffer:
+                    self.opened[index] = True
+                for match in EVENT.finditer(buffer):
+                    self.seen[index].setdefault(int(match.group(1)), now)
+                self.buffers[index] = buffer[-64:]  # a marker split across two reads is found next time
+
+    def everyone_has(self, version: int):
+        return lambda: all(version in seen for seen in self.seen)
+
+    def close(self) -> None:
+        for sock in self.sockets:
+            with contextlib.suppress(OSError):
+                sock.close()
+        self.selector.close()
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def run(students: int, steps: int, redis_url: str | None, via_nginx: bool = False) -> dict:
+    with tempfile.TemporaryDirectory(prefix="mastermind-live-") as folder:
+        config = {
+            "REDIS_URL": redis_url,
+            "LIVE_LOOKUP_RATE_LIMIT": "100000 per minute",
+            "LIVE_JOIN_RATE_LIMIT": "100000 per minute",
+            "JOBS_CONSUMER": "none",
+        }
+        database = os.path.join(folder, "live.sqlite3")
+        with contextlib.ExitStack() as stack:
+            port, master = stack.enter_context(
+                gunicorn(database, workers=1, threads=students + FREE_THREADS, config=config)
+            )
+            worker = worker_pid(master.pid)
+            if via_nginx:  # deploy/nginx.conf in front: its events must not be held back
+                from .slow_clients import nginx
+
+                port, _ = stack.enter_context(nginx(port))
+            status, session = call(port, "POST", "/api/live", {"source": "random"})
+            assert status == 201, session
+            code, token = session["code"], session["teacher_token"]
+            for _ in range(students):
+                status, _ = call(port, "POST", f"/api/live/{code}/students", {})
+                assert status == 201
+            _, state = call(port, "GET", f"/api/live/{code}")
+            before = rss_mib(worker)
+            listeners = Listeners(port, f"/live/{code}/events?after={state['version']}", students)
+            try:
+                listeners.pump(lambda: all(listeners.opened))
+                opened = rss_mib(worker)
+                started: dict[int, float] = {}
+                for number in range(steps):
+                    t0 = time.perf_counter()
+                    status, moved = call(port, "POST", f"/api/live/{code}/step", {"to": 1 - number % 2}, token)
+                    assert status == 200, moved
+                    started[moved["version"]] = t0
+                    listeners.pump(listeners.everyone_has(moved["version"]))
+                others = []
+                for _ in range(20):
+                    t0 = time.perf_counter()
+                    status, _ = call(port, "GET", f"/api/live/{code}")
+                    others.append(time.perf_counter() - t0)
+                    assert status == 200
+                after = rss_mib(worker)
+            finally:
+                listeners.close()
+    delays, lasts = [], []
+    for version, t0 in started.items():
+        heard = [seen[version] - t0 for seen in listeners.seen]
+        delays += heard
+        lasts.append(max(heard))
+    return {
+        "signal": ("Redis pub/sub" if redis_url else "in-process") + (", nginx" if via_nginx else ""),
+        "students": students,
+        "steps": steps,
+        "median_ms": statistics.median(delays) * 1000,
+        "p99_ms": pct(delays, 0.99) * 1000,
+        "last_median_ms": statistics.median(lasts) * 1000,
+        "last_worst_ms": max(lasts) * 1000,
+        "rss_before_mib": before,
+        "rss_streams_mib": opened,
+        "rss_after_mib": after,
+        "kib_per_listener": (max(opened, after) - before) * 1024 / students,
+        "other_request_ms": statistics.median(others) * 1000,
+    }
+
+
+def main(students: int = 200, steps: int = 20) -> None:
+    print(
+        f"live: {students} students on one gunicorn gthread worker ({students + FREE_THREADS} threads), {steps} steps"
+    )
+    print(
+        f"{'signal':21} {'median':>8} {'p99':>8} {'last, median':>13} {'last, worst':>12} "
+        f"{'RSS before':>11} {'with streams':>13} {'per listener':>13} {'other request':>14}"
+    )
+    rows = [run(students, steps, None)]
+    with redis() as redis_url:
+        rows.append(run(students, steps, redis_url))
+    rows.append(run(students, steps, None, via_nginx=True))
+    for r in rows:
+        print(
+            f"{r['signal']:21} {r['median_ms']:6.0f}ms {r['p99_ms']:6.0f}ms {r['last_median_ms']:11.0f}ms "
+            f"{r['last_worst_ms']:10.0f}ms {r['rss_before_mib']:7.0f} MiB {r['rss_streams_mib']:9.0f} MiB "
+            f"{r['kib_per_listener']:9.0f} KiB {r['other_request_ms']:12.1f}ms"
+        )
