@@ -77,6 +77,10 @@ def test_a_class_follows_three_steps_and_the_projector_weighs_its_votes(browser,
     expect(rows.nth(0)).to_contain_text("4.340")
     expect(rows.nth(1)).to_contain_text("1122")
     expect(rows.nth(1)).to_contain_text("4.400")
+    # The strategy's choice and the comparisons wait until the teacher opens them.
+    expect(teacher.locator("#live-votes .verdict")).to_be_hidden()
+    teacher.get_by_text("Show knuth's choice").click()
+    expect(teacher.locator("#live-votes .verdict")).to_be_visible()
     expect(teacher.locator("#live-votes .verdict")).to_have_text(
         "The class's favourite 1123 would save 0.06 guesses on knuth's 1122."
     )
