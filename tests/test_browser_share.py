@@ -145,7 +145,7 @@ def test_computer_breaks_my_code(page, live_server):
     size = GameSize()
     secret = Code.parse("2653", size)
     page.goto(live_server.url + "/codemaker")
-    page.get_by_role("button", name="Start").click()
+    page.get_by_role("button", name="Start", exact=True).click()
     page.wait_for_load_state()
     # A contradictory answer is explained and undone.
     answer(page, 0, 4)  # only 2211 fits: every other reply to the next guess contradicts

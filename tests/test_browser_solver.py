@@ -114,7 +114,7 @@ def test_classroom_presenter_mode(page, live_server, browser):
     page.get_by_label("Secret (typed by the teacher)").fill("3632")
     expect(page.get_by_label("Secret (typed by the teacher)")).to_have_attribute("type", "password")
     page.get_by_label("Presenter mode").check()
-    page.get_by_role("button", name="Start").click()
+    page.get_by_role("button", name="Start", exact=True).click()
     page.wait_for_load_state()  # the page's scripts are in place before keys are pressed
     expect(page.locator("body")).to_have_class("presenter")
     assert "3632" not in page.url
@@ -160,7 +160,7 @@ def test_classroom_without_javascript(nojs_page, live_server):
     page = nojs_page
     page.goto(live_server.url + "/solver/classroom")
     page.get_by_label("a secret drawn at random").check()
-    page.get_by_role("button", name="Start").click()
+    page.get_by_role("button", name="Start", exact=True).click()
     steps = 0
     while page.locator("#step").get_attribute("data-solved") != "true":
         page.get_by_role("link", name="Next guess").click()

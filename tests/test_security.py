@@ -1,5 +1,7 @@
 """Security headers, never-stale boards, and inputs that once gave a 500."""
 
+import time
+
 import pytest
 from records import sql
 
@@ -192,13 +194,26 @@ def record_counts(db_path: str) -> dict[str, int]:
 
 
 @pytest.fixture
-def unsafe_requests(app):
-    """Every unsafe route of the app, with real ids and a body it would act on."""
+def unsafe_requests(app, client):
+    """Every unsafe route of the app, with real ids and a body it would act
+    on; the client is the teacher and a student of a live session."""
     with app.app_context():
         game = store.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
         challenge = store.create_challenge(GameSize(), 10, Code.parse("1234", GameSize()))
         maker = store.create_codemaker(GameSize(), "knuth")
-    ids = {"game_id": game.id, "challenge_id": challenge.id}
+        live = store.create_live(
+            lambda: "ACDEFG",
+            "teacher-token",
+            GameSize(),
+            "knuth",
+            "random",
+            Code.parse("1234", GameSize()),
+            time.time(),
+        )
+        store.add_student(live.code, "student-token", "", time.time())
+    client.set_cookie(f"live_teacher_{live.code}", "teacher-token")
+    client.set_cookie(f"live_student_{live.code}", "student-token")
+    ids = {"game_id": game.id, "challenge_id": challenge.id, "code": live.code}
     form = {"guess": "1122", "move": "1", "pegs": "4", "colors": "6", "board": "classic", "theme": "dark"}
     form |= {"language": "de", "token": "A" * 22, "black": "0", "white": "0", "strategy": "knuth", "source": "random"}
     found = []
@@ -212,7 +227,7 @@ def unsafe_requests(app):
                 path = path.replace(f"<{name}>", value)
             body = {"json": {"guess": "1122", "black": 0, "white": 0, "move": 1}} if path.startswith("/api/") else {}
             found.append((method, path, body or {"data": form}))
-    assert len(found) == 22  # every form and every API route that changes something
+    assert len(found) == 30  # every form and every API route that changes something
     return found
 
 

@@ -656,8 +656,8 @@ def teacher_or_refusal(session: store.LiveSession):
     errors=(400, 422, 429),
 )
 def create_json(body: LiveSettings):
-    size = GameSize(body.pegs, body.colors, body.distinct, body.distinct_guesses)
     try:
+        size = GameSize(body.pegs, body.colors, body.distinct, body.distinct_guesses)
         strategy = get_strategy(body.strategy)
         if not offered(strategy, size):
             raise SettingsError(not_offered(strategy, size))
