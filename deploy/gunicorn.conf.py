@@ -7,7 +7,7 @@ minutes, then the browser reconnects), waiting, not working; so each worker
 has many threads, and ``fit_to_threads`` holds its streams to the threads
 less ``LIVE_FREE_THREADS`` (8), which stay free for every other request.
 With 128 threads a worker follows up to 120 students; 200 on one worker
-took 0.1 s from a step to the last student, about 150 KiB each
+took at most 0.16 s from a step to the last student, about 160 KiB each
 (``python -m benchmarks --live``, docs/performance.md)."""
 
 import os
