@@ -5,14 +5,18 @@ and the exact optimum.
     mastermind suggest --pegs 4 --colors 6 --strategy knuth 1122:1,0 3456:0,2
     mastermind line --strategy knuth --adversary deepest
     mastermind bound --pegs 5 --colors 8
+    mastermind improve --pegs 5 --colors 8 --scheduler tcp://10.0.0.5:8786
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from .engine import PRESETS, GameSize, MastermindError, Strategy, analyse, best_guess
@@ -250,6 +254,31 @@ def write_summary(out, as_json: bool, summary: dict, title: str, after: str = ""
     out.write(f"{title}\n\n{format_table([summary])}\n{after}")
 
 
+def fanout_of(args, default_workers: int):
+    """The Dask cluster the subtree searches fan out on (``--scheduler``, or
+    a local one of ``--workers`` processes), or none for ``--workers 0``."""
+    from .engine.fanout import cluster
+
+    if args.scheduler:
+        return cluster(args.scheduler)
+    workers = default_workers if args.workers is None else args.workers
+    if workers < 0:
+        raise UsageError("--workers must be 0 or more")
+    return cluster(workers=workers) if workers else contextlib.nullcontext(None)
+
+
+def cluster_arguments(parser, default: str) -> None:
+    parser.add_argument(
+        "--scheduler", metavar="ADDRESS", help="fan the subtree searches out on this Dask cluster (tcp://host:8786)"
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help=f"fan them out on a local Dask cluster of N processes; 0: this process alone (default: {default})",
+    )
+
+
 def cmd_optimal(args, out) -> None:
     from .engine.optimal import STATS, OptimalSolver, tree_document
 
@@ -262,7 +291,14 @@ def cmd_optimal(args, out) -> None:
     solver = OptimalSolver(size, args.max_guesses, args.candidates_only)
     progress = search_progress()
     started = time.perf_counter()
-    total = solver.total(progress=lambda stats, _seconds: progress(int(stats[0]), None, guesses_expanded=int(stats[2])))
+    # This process's threads by default (one machine shares one table); a
+    # Dask cluster with --scheduler or --workers, or to keep a --checkpoint.
+    with fanout_of(args, default_workers=(os.cpu_count() or 1) if args.checkpoint else 0) as fanout:
+        total = solver.total(
+            progress=lambda stats, _seconds: progress(int(stats[0]), None, guesses_expanded=int(stats[2])),
+            fanout=fanout,
+            checkpoint=Path(args.checkpoint) if args.checkpoint else None,
+        )
     seconds = time.perf_counter() - started
     progress.close()
     name = (
@@ -358,8 +394,6 @@ def optimal_shipped(args, size: GameSize, out) -> None:
 
 
 def cmd_improve(args, out) -> None:
-    from pathlib import Path
-
     from .engine.improve import Improver
 
     size = size_from(args)
@@ -367,15 +401,17 @@ def cmd_improve(args, out) -> None:
     if args.small < 2 or args.width < 1:
         raise UsageError("--small must be at least 2 and --width at least 1")
     progress = Progress("improving", "codes placed", every=args.every)
-    improver = Improver(
-        size,
-        small=args.small,
-        width=args.width,
-        checkpoint=Path(args.checkpoint) if args.checkpoint else None,
-        report=lambda placed, codes, current, _seconds: progress(placed, codes, current_total=current),
-    )
     started = time.perf_counter()
-    total = improver.run()
+    with fanout_of(args, default_workers=os.cpu_count() or 1) as fanout:
+        improver = Improver(
+            size,
+            small=args.small,
+            width=args.width,
+            checkpoint=Path(args.checkpoint) if args.checkpoint else None,
+            report=lambda placed, codes, current, _seconds: progress(placed, codes, current_total=current),
+            fanout=fanout,
+        )
+        total = improver.run()
     seconds = time.perf_counter() - started
     progress.close()
     document = improver.document(total)
@@ -525,6 +561,10 @@ def build_parser() -> Parser:
     optimal_p.add_argument(
         "--search", action="store_true", help="search even where the engine ships the optimal tree for this size"
     )
+    optimal_p.add_argument(
+        "--checkpoint", metavar="FILE", help="keep finished subtrees here (on a Dask cluster); a later run continues"
+    )
+    cluster_arguments(optimal_p, "0, or every core with --checkpoint")
     optimal_p.set_defaults(run=cmd_optimal)
 
     improve_p = sub.add_parser(
@@ -542,6 +582,7 @@ def build_parser() -> Parser:
     improve_p.add_argument("--tree", metavar="FILE", help="write the tree as JSON (like analyse --tree)")
     improve_p.add_argument("--every", type=float, default=5.0, help=argparse.SUPPRESS)
     improve_p.add_argument("--json", action="store_true", help="print JSON")
+    cluster_arguments(improve_p, "every core")
     improve_p.set_defaults(run=cmd_improve)
     bound_p = sub.add_parser("bound", help="a proven lower bound on the optimal total")
     size_arguments(bound_p)

@@ -15,6 +15,10 @@ always among those scored, no position ends up worse than the base would
 play it, and the improved tree's total is at most the base's (the rollout
 algorithm of Bertsekas, Tsitsiklis and Wu, 1997).
 
+Given a Dask cluster (``fanout``), the base totals a large position's
+scoring needs are worked out there, each class on its own, and come back
+with every base total learned on the way: the same totals, sooner.
+
 What is learned is kept in a checkpoint file, one line per fact: the base
 total of a position (``b``) and a finished position's guess and improved
 total (``c``), each under a digest of the position's codes. A later run with
@@ -30,6 +34,7 @@ import hashlib
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -38,11 +43,17 @@ from .optimal import UNBOUNDED, OptimalSolver
 from .strategies import choose, get_strategy, negative_entropy, pool_of
 from .tables import compiled
 
+if TYPE_CHECKING:
+    from .fanout import Fanout
+
 # Guesses left, as the exact search counts them, for every position solved
 # here: there is no limit, and one key per position lets solved positions be
 # found again whatever the depth they are met at.
 DEPTH_LEFT = UNBOUNDED - 2
 BASE = "entropy"
+# Positions of at least this many codes have the base totals their scoring
+# needs worked out on the cluster, when there is one; smaller ones here.
+FANOUT_CODES = 200
 
 # progress(codes placed, codes, current total, seconds)
 Report = Callable[[int, int, int, float], None]
@@ -107,8 +118,10 @@ class Improver:
         width: int = 6,
         checkpoint: Path | None = None,
         report: Report | None = None,
+        fanout: Fanout | None = None,
     ):
         self.size, self.small, self.width = size, small, width
+        self.fanout = fanout
         self.solver = OptimalSolver(size, offline=True)
         self.table = self.solver.table
         self.base_strategy = get_strategy(BASE)
@@ -207,8 +220,11 @@ class Improver:
             self.placed += n
             self._tell()
             return total
+        contenders = self.contenders(cands, played)
+        if self.fanout is not None and n >= FANOUT_CODES:
+            self.fan_out(cands, played, contenders)
         scored = []
-        for guess in self.contenders(cands, played):
+        for guess in contenders:
             after = self.next_played(played, guess)
             scored.append((n + sum(self.base(c, after) for c in self.classes(guess, cands)), guess))
         estimate, guess = min(scored)
@@ -217,6 +233,29 @@ class Improver:
         total = n + sum(self.improved(c, after) for c in self.classes(guess, cands))
         self.memory.learn_done(key, guess, int(total))
         return total
+
+    def fan_out(self, cands: Array, played: int, contenders: list[int]) -> None:
+        """Work out on the cluster the base totals scoring ``contenders``
+        needs (each class they leave), and learn them."""
+        from .fanout import base_total
+
+        assert self.fanout is not None
+        wanted: dict[str, tuple[Array, int]] = {}
+        for guess in contenders:
+            after = self.next_played(played, guess)
+            for members in self.classes(guess, cands):
+                key = digest(members)
+                if members.shape[0] > 2 and key not in self.memory.base:
+                    wanted.setdefault(key, (members, after))
+        jobs = [(self.size, self.small, self.width, members, after) for members, after in wanted.values()]
+
+        def learned(_index: int, result: tuple[int, list[tuple[str, int]]]) -> None:
+            _total, facts = result
+            for key, total in facts:
+                if key not in self.memory.base:
+                    self.memory.learn_base(key, total)
+
+        self.fanout.map(base_total, jobs, learned)
 
     def run(self) -> int:
         """The improved total over every secret (continuing a checkpoint)."""

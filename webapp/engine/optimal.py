@@ -37,14 +37,17 @@ import time
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from cachetools import LRUCache
 
-from .codes import JSON, Array, GameSize, SizeError, code_digits, guess_indices, secret_indices
+from .codes import JSON, Array, GameSize, MastermindError, SizeError, code_digits, guess_indices, secret_indices
 from .strategies import Strategy, StrategyError, TooSlow, pool_of, register
 from .tables import feedback_table
+
+if TYPE_CHECKING:
+    from .fanout import Fanout, SolverSpec
 
 # The search's transposition table (``search_kernels.new_table``).
 Table = Any
@@ -264,16 +267,24 @@ class OptimalSolver:
         played: int = 0,
         depth: int = 1,
         progress: Callable[[Array, float], None] | None = None,
+        fanout: Fanout | None = None,
+        checkpoint: Path | None = None,
     ) -> int | None:
         """The optimal total for ``cands`` (every secret by default), or None
         when no tree stays within the guess limit. ``progress(stats, seconds)``
         is called from time to time while the search runs. The whole game is
-        searched on every core (``workers``); a position within it, on one."""
+        searched on every core (``workers``), or on a Dask cluster's workers
+        (``fanout``, recording each finished subtree in ``checkpoint``); a
+        position within it, on one."""
         whole = cands is None
         cands = self.secrets if cands is None else cands
         depth_left = self.depth_left(depth)
         workers = search_workers()
-        if whole and workers > 1 and cands.shape[0] >= PARALLEL_CODES:
+        if whole and fanout is not None:
+
+            def run() -> int:
+                return self._run_split(cands, played, depth_left, workers, fanout, RootCheckpoint(checkpoint, self))
+        elif whole and workers > 1 and cands.shape[0] >= PARALLEL_CODES:
 
             def run() -> int:
                 return self._run_split(cands, played, depth_left, workers)
@@ -299,7 +310,20 @@ class OptimalSolver:
         """The search's counters, summed over the threads working on it."""
         return self.stats + sum(self.thread_stats) if self.thread_stats else self.stats
 
-    def _run_split(self, cands: Array, played: int, depth_left: int, workers: int) -> int:
+    def spec(self) -> SolverSpec:
+        from .fanout import SolverSpec
+
+        return SolverSpec(self.size, self.max_guesses, self.candidates_only, self.matrix.shape[0] > MAX_MATRIX_CODES)
+
+    def _run_split(
+        self,
+        cands: Array,
+        played: int,
+        depth_left: int,
+        workers: int,
+        fanout: Fanout | None = None,
+        memory: RootCheckpoint | None = None,
+    ) -> int:
         """The root of the search with its work shared by ``workers`` threads,
         each with tables of its own (numba's dictionaries are not shared), all
         merged into the solver's at the end.
@@ -311,9 +335,15 @@ class OptimalSolver:
         that total: they are tried at once, each on one thread against the best
         total known when it starts, smallest classes first. A guess replaces the
         best only when strictly better, in the one-thread order, so the totals
-        and the choices are the one-thread search's."""
+        and the choices are the one-thread search's.
+
+        With ``fanout`` the same two rounds run as jobs on a Dask cluster,
+        each finished one recorded in ``memory`` (and skipped when a resumed
+        run finds it there); the solved rows of the chosen guess's classes
+        come back into this solver's table, for the tree."""
         from concurrent.futures import ThreadPoolExecutor
 
+        from .fanout import attempt_guess, solve_class
         from .search_kernels import bounds_by_classes, child_group, merge_tables, pool_without_dead_variants
 
         F, n = self.matrix, cands.shape[0]
@@ -359,60 +389,99 @@ class OptimalSolver:
 
             return tables, made
 
-        def classes_of(guess: int) -> list[Array]:
-            row = F[guess, cands]
-            return [cands[row == r] for r in np.unique(row) if r != self.solved]
+        def group_of(guess: int) -> Array:
+            return child_group(self.all_symmetries, self.digits, guess, played)
+
+        def after(guess: int) -> int:
+            return played | int(self.colmask[guess])
+
+        def solved_classes(guess: int, again: bool = False) -> tuple[list[int], bool]:
+            """The exact total of every class ``guess`` leaves, largest first,
+            and whether this solver's table now holds their subtrees (with a
+            fanout, classes known from the checkpoint are solved only ``again``)."""
+            classes = sorted(classes_of(F, cands, guess, self.solved), key=len, reverse=True)
+            if fanout is None:
+                tables, made = threads_tables(None)
+                with ThreadPoolExecutor(workers, thread_name_prefix="optimal") as threads:
+                    values = list(
+                        threads.map(
+                            lambda sub: self._search(
+                                sub, after(guess), depth_left - 1, INF, group_of(guess), *tables()
+                            ),
+                            classes,
+                        )
+                    )
+                for made_table in made:
+                    merge_tables(self.table_t, made_table)
+                return values, True
+            assert memory is not None
+            known = [memory.classes.get(position_digest(sub)) for sub in classes]
+            asked = [i for i, value in enumerate(known) if value is None or again]
+            jobs = [(self.spec(), classes[i], after(guess), depth_left - 1, group_of(guess), True) for i in asked]
+
+            def done(index: int, result: tuple[int, Array, Array]) -> None:
+                value, table_rows, stats = result
+                known[asked[index]] = value
+                memory.learn_class(position_digest(classes[asked[index]]), value)
+                merge_tables(self.table_t, table_rows)
+                self.stats += stats
+
+            fanout.map(solve_class, jobs, done)
+            return [int(v) for v in known if v is not None], len(asked) == len(classes)
 
         # The first guess: every class solved exactly, at once.
         first = int(pool[order[0]])
-        group = child_group(self.all_symmetries, self.digits, first, played)
-        tables, made = threads_tables(None)
-        classes = sorted(classes_of(first), key=len, reverse=True)
-        with ThreadPoolExecutor(workers, thread_name_prefix="optimal") as threads:
-            values = list(
-                threads.map(
-                    lambda sub: self._search(
-                        sub, played | int(self.colmask[first]), depth_left - 1, INF, group, *tables()
-                    ),
-                    classes,
-                )
-            )
-        for made_table in made:
-            merge_tables(self.table_t, made_table)
+        classes = sorted(classes_of(F, cands, first, self.solved), key=len, reverse=True)
+        values, complete = solved_classes(first)
         best = int(bounds[order[0]]) + sum(v - int(self.lbtab[len(sub)]) for sub, v in zip(classes, values))
         best_guess = first
 
         # Every other guess, at once, each against the best known.
-        tables, made = threads_tables(self.table_t)
-
-        def attempt(i: int, against: int) -> int:
-            guess = int(pool[i])
-            group = child_group(self.all_symmetries, self.digits, guess, played)
-            running = int(bounds[i])
-            for sub in sorted(classes_of(guess), key=len):
-                k = int(self.lbtab[len(sub)])
-                running += (
-                    self._search(
-                        sub, played | int(self.colmask[guess]), depth_left - 1, against - running + k, group, *tables()
-                    )
-                    - k
-                )
-                if running >= against:
-                    return INF
-            return running
-
         rest = [i for i in order[1:] if int(bounds[i]) < best]
-        with ThreadPoolExecutor(workers, thread_name_prefix="optimal") as threads:
-            results = list(threads.map(lambda i: attempt(i, best), rest))
+        results: list[int | None]
+        if fanout is None:
+            tables, made = threads_tables(self.table_t)
+
+            def attempt_one(i: int) -> int:
+                guess = int(pool[i])
+                return attempt(
+                    self, cands, after(guess), depth_left, guess, int(bounds[i]), best, group_of(guess), *tables()
+                )
+
+            with ThreadPoolExecutor(workers, thread_name_prefix="optimal") as threads:
+                results = list(threads.map(attempt_one, rest))
+            for made_table in made:
+                merge_tables(self.table_t, made_table)
+            self.stats += sum(self.thread_stats)
+            self.thread_stats = []
+        else:
+            assert memory is not None
+            results = [memory.attempts.get((int(pool[i]), best)) for i in rest]
+            asked = [j for j, value in enumerate(results) if value is None]
+            jobs = []
+            for j in asked:
+                guess = int(pool[rest[j]])
+                jobs.append(
+                    (self.spec(), cands, after(guess), depth_left, guess, int(bounds[rest[j]]), best, group_of(guess))
+                )
+
+            def tried(index: int, result: tuple[int, Array]) -> None:
+                value, stats = result
+                j = asked[index]
+                results[j] = value
+                memory.learn_attempt(int(pool[rest[j]]), best, value)
+                self.stats += stats
+
+            fanout.map(attempt_guess, jobs, tried)
         # In the one-thread search's order, a guess replaces the best only when
         # strictly better (its total is exact whenever it is below ``best``).
         for i, value in zip(rest, results):
-            if value < best:
+            if value is not None and value < best:
                 best, best_guess = value, int(pool[i])
-        for made_table in made:
-            merge_tables(self.table_t, made_table)
-        self.stats += sum(self.thread_stats)
-        self.thread_stats = []
+        if memory is not None and best < INF:
+            if best_guess != first or not complete:  # the chosen guess's subtrees, for the tree
+                solved_classes(best_guess, again=True)
+            memory.save()
         if best < INF:
             from .search_kernels import position_key, store_exact
 
@@ -433,6 +502,90 @@ class OptimalSolver:
         from .search_kernels import table_get
 
         return int(table_get(self.table_t, key))
+
+
+def classes_of(matrix: Array, cands: Array, guess: int, solved: int) -> list[Array]:
+    """The codes of each reply to ``guess`` but the winning one, by ascending reply."""
+    row = matrix[guess, cands]
+    return [cands[row == r] for r in np.unique(row) if r != solved]
+
+
+def attempt(
+    solver: OptimalSolver,
+    cands: Array,
+    played: int,
+    depth_left: int,
+    guess: int,
+    lower: int,
+    against: int,
+    group: Array,
+    table: Table,
+    stats: Array,
+) -> int:
+    """The exact total of playing ``guess`` at a position (``played``: the
+    colours played after it), if below ``against``; INF otherwise. Its
+    classes are solved smallest first, each within what is left of
+    ``against`` over ``lower``, the guess's bound from class sizes."""
+    running = lower
+    for sub in sorted(classes_of(solver.matrix, cands, guess, solver.solved), key=len):
+        k = int(solver.lbtab[len(sub)])
+        running += solver._search(sub, played, depth_left - 1, against - running + k, group, table, stats) - k
+        if running >= against:
+            return INF
+    return running
+
+
+class RootCheckpoint:
+    """What a fanned-out search of the whole game has learned, one line a
+    fact, so a run stopped part way resumes: ``a`` the exact total of a
+    class of the first round, ``t`` a guess tried against a best total."""
+
+    def __init__(self, path: Path | None, solver: OptimalSolver, every: float = 10.0):
+        self.path, self.every = path, every
+        self.classes: dict[str, int] = {}
+        self.attempts: dict[tuple[int, int], int] = {}
+        size = solver.size
+        self.header = (
+            f"# optimal {size.pegs}x{size.colors} distinct={size.distinct} distinct_guesses={size.distinct_guesses} "
+            f"max={solver.max_guesses} candidates_only={solver.candidates_only}"
+        )
+        self.pending: list[str] = [self.header]
+        self.saved = time.monotonic()
+        if path is not None and path.exists():
+            lines = path.read_text().splitlines()
+            if lines and lines[0] != self.header:
+                raise MastermindError(
+                    f"The checkpoint {path} was made with other settings ({lines[0][2:]}); "
+                    "use another file, or the same settings."
+                )
+            self.pending = []
+            for line in lines[1:]:
+                kind, *values = line.split()
+                if kind == "a":
+                    self.classes[values[0]] = int(values[1])
+                elif kind == "t":
+                    self.attempts[(int(values[0]), int(values[1]))] = int(values[2])
+
+    def learn_class(self, key: str, value: int) -> None:
+        if self.classes.get(key) != value:
+            self.classes[key] = value
+            self._note(f"a {key} {value}")
+
+    def learn_attempt(self, guess: int, against: int, value: int) -> None:
+        self.attempts[(guess, against)] = value
+        self._note(f"t {guess} {against} {value}")
+
+    def _note(self, line: str) -> None:
+        self.pending.append(line)
+        if time.monotonic() - self.saved >= self.every:
+            self.save()
+
+    def save(self) -> None:
+        if self.path is not None and self.pending:
+            with self.path.open("a") as fh:
+                fh.write("\n".join(self.pending) + "\n")
+        self.pending = []
+        self.saved = time.monotonic()
 
 
 def bounds_tables(n_codes: int, branching: int) -> tuple[Array, Array]:
@@ -466,6 +619,13 @@ def bounds_tables(n_codes: int, branching: int) -> tuple[Array, Array]:
 # A tree is stored as the guesses of its nodes with three or more codes, in
 # preorder (children by ascending reply); nodes of one or two codes guess their
 # first code. Replaying the partitions recovers every node.
+
+
+def position_digest(cands: Array) -> str:
+    """A short name for a set of codes, for a checkpoint file."""
+    import hashlib
+
+    return hashlib.blake2b(np.ascontiguousarray(cands, dtype=np.int64).tobytes(), digest_size=12).hexdigest()
 
 
 def set_key(cands: np.ndarray) -> bytes:

@@ -1,0 +1,70 @@
+"""Subtree searches fanned out on a Dask cluster (a local one of two worker
+processes here): the same totals and trees as one process, and a run that
+stops part way resumes from its checkpoint."""
+
+import io
+import json
+
+import pytest
+
+from webapp.cli import main
+from webapp.engine import GameSize, MastermindError
+from webapp.engine.fanout import cluster
+from webapp.engine.improve import Improver
+from webapp.engine.optimal import OptimalSolver, encode_tree
+
+CLASSIC = GameSize(4, 6)
+
+
+@pytest.fixture(scope="module")
+def fan():
+    with cluster(workers=2) as fanout:
+        assert fanout.workers == 2
+        yield fanout
+
+
+@pytest.mark.parametrize("size", [GameSize(3, 5), CLASSIC, GameSize(4, 6, distinct_guesses=True)])
+def test_an_optimal_search_on_the_cluster_is_the_one_process_search(fan, size):
+    alone = OptimalSolver(size)
+    fanned = OptimalSolver(size)
+    assert fanned.total(fanout=fan) == alone.total()
+    assert encode_tree(fanned) == encode_tree(alone)
+    assert fanned.stats[0] > 0  # the workers' nodes are counted here
+
+
+def test_an_improved_tree_on_the_cluster_is_the_one_process_tree(fan):
+    alone = Improver(CLASSIC, small=8, width=3)
+    fanned = Improver(CLASSIC, small=8, width=3, fanout=fan)
+    assert fanned.run() == alone.run()
+    assert fanned.guesses() == alone.guesses()
+    assert fanned.memory.base == alone.memory.base  # every base total came back
+
+
+def test_a_fanned_search_resumes_from_its_checkpoint(fan, tmp_path):
+    path = tmp_path / "optimal.txt"
+    whole = OptimalSolver(CLASSIC).total(fanout=fan, checkpoint=path)
+    lines = path.read_text().splitlines()
+    assert lines[0].startswith("# optimal 4x6")
+    facts = lines[1:]
+    assert any(f.startswith("a ") for f in facts) and any(f.startswith("t ") for f in facts)
+    # A run stopped part way kept the first half of what it learned.
+    path.write_text("\n".join(lines[: 1 + len(facts) // 2]) + "\n")
+    resumed = OptimalSolver(CLASSIC)
+    assert resumed.total(fanout=fan, checkpoint=path) == whole
+    single = OptimalSolver(CLASSIC)
+    single.total()
+    assert encode_tree(resumed) == encode_tree(single)
+    assert len(path.read_text().splitlines()) >= len(lines)  # what was missing is learned again
+    with pytest.raises(MastermindError, match="other settings"):
+        OptimalSolver(CLASSIC, max_guesses=5).total(fanout=fan, checkpoint=path)
+
+
+def test_the_commands_fan_out_on_a_local_cluster(tmp_path):
+    out = io.StringIO()
+    args = ["optimal", "--pegs", "3", "--colors", "4", "--search", "--json"]
+    assert main([*args, "--workers", "2", "--checkpoint", str(tmp_path / "c.txt")], out) == 0
+    (fanned,) = json.loads(out.getvalue())
+    out = io.StringIO()
+    assert main(args, out) == 0
+    assert fanned["total"] == json.loads(out.getvalue())[0]["total"] == OptimalSolver(GameSize(3, 4)).total()
+    assert main(["improve", "--pegs", "3", "--colors", "4", "--workers", "-1"]) == 2
