@@ -10,6 +10,7 @@
     python -m benchmarks --worker-memory  # one worker's RSS through the sweep of every size (see worker_memory.py)
     python -m benchmarks --sweep    # every size and route of the sweep test, timed (see sweep.py)
     python -m benchmarks --live     # 200 students following a live session on one worker (see live.py)
+    python -m benchmarks --subtrees 5x6   # an exact search's cost from measured subtrees (see subtrees.py)
     python -m benchmarks --peer /path/to/mmstrat   # whole process beside the C++ solver (see peer.py)
 
 Compiled kernels are loaded (and compiled on a first run) before the clock
@@ -111,6 +112,10 @@ def main(argv=None):
         "--live", action="store_true", help="only the live run: students following one session on one worker"
     )
     parser.add_argument("--students", type=int, default=200, help="students in the live run (200)")
+    parser.add_argument(
+        "--subtrees", metavar="PxC", help="only the estimate of an exact search of this board from its subtrees"
+    )
+    parser.add_argument("--budget", type=float, default=600.0, help="seconds of measuring for --subtrees (600)")
     parser.add_argument("--players", type=int, default=32, help="players in the load and scale runs (32)")
     parser.add_argument(
         "--peer", metavar="MMSTRAT", help="side by side with this mmstrat binary, whole process (see peer.py)"
@@ -128,6 +133,11 @@ def main(argv=None):
         from .peer import main as peer_main
 
         peer_main(args.peer, slow=args.slow, only=args.only, threads=args.threads)
+        return
+    if args.subtrees:
+        from .subtrees import main as subtrees_main
+
+        subtrees_main(args.subtrees, args.budget)
         return
     if args.live:
         from .live import main as live_main

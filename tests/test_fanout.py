@@ -68,3 +68,16 @@ def test_the_commands_fan_out_on_a_local_cluster(tmp_path):
     assert main(args, out) == 0
     assert fanned["total"] == json.loads(out.getvalue())[0]["total"] == OptimalSolver(GameSize(3, 4)).total()
     assert main(["improve", "--pegs", "3", "--colors", "4", "--workers", "-1"]) == 2
+
+
+def test_a_fanned_improvement_resumes_from_its_checkpoint(fan, tmp_path):
+    path = tmp_path / "improve.txt"
+    first = Improver(CLASSIC, small=8, width=3, checkpoint=path, fanout=fan)
+    whole = first.run()
+    lines = path.read_text().splitlines()
+    assert lines[0] == "# 4x6 small=8 width=3 base=entropy"
+    # A run stopped part way kept the first half of what it learned.
+    path.write_text("\n".join(lines[: len(lines) // 2]) + "\n")
+    again = Improver(CLASSIC, small=8, width=3, checkpoint=path, fanout=fan)
+    assert again.run() == whole
+    assert again.guesses() == first.guesses()

@@ -280,7 +280,7 @@ def cluster_arguments(parser, default: str) -> None:
 
 
 def cmd_optimal(args, out) -> None:
-    from .engine.optimal import STATS, OptimalSolver, tree_document
+    from .engine.optimal import STATS, OptimalSolver, searchable, tree_document
 
     size = size_from(args)
     if args.max_guesses is not None and not 1 <= args.max_guesses <= 30:
@@ -288,7 +288,10 @@ def cmd_optimal(args, out) -> None:
     if not (args.search or args.data or args.candidates_only) and shipped(size, args.max_guesses):
         optimal_shipped(args, size, out)
         return
-    solver = OptimalSolver(size, args.max_guesses, args.candidates_only)
+    # A cluster takes boards too large for one machine's search (5 x 6, say).
+    clustered = bool(args.scheduler or args.workers or args.checkpoint)
+    check_analysable(size)
+    solver = OptimalSolver(size, args.max_guesses, args.candidates_only, offline=clustered and not searchable(size))
     progress = search_progress()
     started = time.perf_counter()
     # This process's threads by default (one machine shares one table); a

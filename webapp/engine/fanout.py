@@ -148,7 +148,9 @@ def attempt_guess(job: tuple[Any, ...]) -> tuple[int, Array]:
 def worker_improver(size: GameSize, small: int, width: int) -> Improver:
     from .improve import Improver
 
-    return Improver(size, small=small, width=width)
+    improver = Improver(size, small=small, width=width)
+    improver.memory.every = float("inf")  # what a job learns goes back to the caller, never to a file
+    return improver
 
 
 def base_total(job: tuple[Any, ...]) -> tuple[int, list[tuple[str, int]]]:
@@ -165,3 +167,15 @@ def base_total(job: tuple[Any, ...]) -> tuple[int, list[tuple[str, int]]]:
             facts.append((key, int(value)))
     improver.memory.pending.clear()
     return total, facts
+
+
+def improved_total(job: tuple[Any, ...]) -> tuple[int, list[str]]:
+    """The improved policy's total of one position, and every fact learned
+    on the way (checkpoint lines: base totals and finished positions)."""
+    size, small, width, cands, played = job
+    improver = worker_improver(size, small, width)
+    improver.memory.pending.clear()
+    total = improver.improved(np.asarray(cands, dtype=np.int64), played)
+    facts = list(improver.memory.pending)
+    improver.memory.pending.clear()
+    return int(total), facts

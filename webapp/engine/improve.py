@@ -15,9 +15,10 @@ always among those scored, no position ends up worse than the base would
 play it, and the improved tree's total is at most the base's (the rollout
 algorithm of Bertsekas, Tsitsiklis and Wu, 1997).
 
-Given a Dask cluster (``fanout``), the base totals a large position's
-scoring needs are worked out there, each class on its own, and come back
-with every base total learned on the way: the same totals, sooner.
+Given a Dask cluster (``fanout``), the base totals the root's scoring needs
+are worked out there, each class on its own, then each class of the root's
+guess is improved whole by a worker; both come back with every fact learned
+on the way: the same totals and tree, sooner.
 
 What is learned is kept in a checkpoint file, one line per fact: the base
 total of a position (``b``) and a finished position's guess and improved
@@ -204,9 +205,11 @@ class Improver:
 
     # --- the search -------------------------------------------------------------------------
 
-    def improved(self, cands: Array, played: int) -> int:
+    def improved(self, cands: Array, played: int, spread: bool = False) -> int:
         """The improved policy's total over ``cands``; the current total
-        (``self.current``) moves from the base's figure to the improved one."""
+        (``self.current``) moves from the base's figure to the improved one.
+        ``spread``: with a cluster, each class of the guess chosen here is
+        worked out whole by a worker."""
         n = int(cands.shape[0])
         if n <= self.small:
             total = self.base(cands, played)
@@ -230,9 +233,42 @@ class Improver:
         estimate, guess = min(scored)
         self.current += estimate - self.base(cands, played)
         after = self.next_played(played, guess)
-        total = n + sum(self.improved(c, after) for c in self.classes(guess, cands))
+        if spread and self.fanout is not None:
+            total = n + sum(self.spread(self.classes(guess, cands), after))
+        else:
+            total = n + sum(self.improved(c, after) for c in self.classes(guess, cands))
         self.memory.learn_done(key, guess, int(total))
         return total
+
+    def spread(self, classes: list[Array], played: int) -> list[int]:
+        """The improved totals of ``classes``, each worked out whole on the
+        cluster (those not already known), with every fact learned there."""
+        from .fanout import improved_total
+
+        assert self.fanout is not None
+        totals = [
+            self.improved(c, played) if c.shape[0] <= self.small or digest(c) in self.memory.done else None
+            for c in classes
+        ]
+        asked = [i for i, total in enumerate(totals) if total is None]
+        jobs = [(self.size, self.small, self.width, classes[i], played) for i in asked]
+
+        def learned(index: int, result: tuple[int, list[str]]) -> None:
+            total, facts = result
+            for line in facts:
+                kind, key, *values = line.split()
+                if kind == "b" and key not in self.memory.base:
+                    self.memory.learn_base(key, int(values[0]))
+                elif kind == "c" and key not in self.memory.done:
+                    self.memory.learn_done(key, int(values[0]), int(values[1]))
+            members = classes[asked[index]]
+            totals[asked[index]] = total
+            self.current += total - self.base(members, played)
+            self.placed += int(members.shape[0])
+            self._tell()
+
+        self.fanout.map(improved_total, jobs, learned)
+        return [int(t) for t in totals if t is not None]
 
     def fan_out(self, cands: Array, played: int, contenders: list[int]) -> None:
         """Work out on the cluster the base totals scoring ``contenders``
@@ -261,9 +297,11 @@ class Improver:
         """The improved total over every secret (continuing a checkpoint)."""
         secrets = secret_indices(self.size).astype(np.int64)
         self.placed = 0
+        if self.fanout is not None:  # the root's base total too, from the classes worked out on the cluster
+            self.fan_out(secrets, 0, self.contenders(secrets, 0))
         self.current = self.base(secrets, 0)
         try:
-            total = self.improved(secrets, 0)
+            total = self.improved(secrets, 0, spread=True)
         finally:
             self.memory.save()
         self._tell(force=True)

@@ -138,6 +138,7 @@ class OptimalSolver:
         self.size = size
         self.max_guesses = max_guesses
         self.candidates_only = candidates_only
+        self.offline = offline
         self.table = feedback_table(size, size.n_codes**2 if offline else MAX_MATRIX_CODES**2)
         self.matrix: Array = self.matrix_of(size, offline)
         pegs, colors = size.pegs, size.colors
@@ -313,7 +314,7 @@ class OptimalSolver:
     def spec(self) -> SolverSpec:
         from .fanout import SolverSpec
 
-        return SolverSpec(self.size, self.max_guesses, self.candidates_only, self.matrix.shape[0] > MAX_MATRIX_CODES)
+        return SolverSpec(self.size, self.max_guesses, self.candidates_only, self.offline)
 
     def _run_split(
         self,

@@ -1,0 +1,130 @@
+"""What an exact search of a board too large for one machine would cost,
+from measured subtree times: the basis of the estimate for the 5 × 6
+optimum on a cluster (docs/performance.md).
+
+    python -m benchmarks --subtrees 5x6             # 10 minutes of measuring
+    python -m benchmarks --subtrees 5x6 --budget 60
+
+The whole search has two rounds at its root (``OptimalSolver._run_split``):
+first every class the first guess leaves is solved exactly (the jobs a
+cluster runs at once), then every other guess is tried against that total.
+This solves the first guess's classes one at a time on one core, smallest
+first, until the budget is spent; fits the time per class against its size
+(a power law through the measured ones, log time on log size); and adds the
+fitted time of the classes it did not reach. The second round is estimated
+by the ratio of the two rounds on a board searched whole here (5 × 5), an
+estimate and not a measurement; the result is printed as core-hours.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from webapp.engine import GameSize
+from webapp.engine.optimal import INF, OptimalSolver, classes_of, searchable
+
+
+def root(solver: OptimalSolver):
+    """The first guess the whole-game search tries, and its classes (smallest first)."""
+    from webapp.engine.search_kernels import bounds_by_classes, child_group, pool_without_dead_variants
+
+    cands, played, depth_left = solver.secrets, 0, solver.depth_left(1)
+    pool = pool_without_dead_variants(
+        solver.pools[played, : solver.pool_lens[played]],
+        cands,
+        solver.colmask,
+        played,
+        (1 << solver.size.colors) - 1,
+        solver.digits,
+        solver.size.distinct_guesses,
+    )
+    bounds = np.empty(pool.shape[0], np.int64)
+    bounds_by_classes(
+        solver.matrix,
+        cands,
+        pool,
+        bounds,
+        np.zeros(solver.slots, np.int64),
+        solver.lbtab,
+        solver.cap[depth_left - 1],
+        solver.slots,
+        solver.solved,
+    )
+    first = int(pool[int(np.argmin(bounds))])
+    group = child_group(solver.all_symmetries, solver.digits, first, played)
+    classes = sorted(classes_of(solver.matrix, cands, first, solver.solved), key=len)
+    return first, classes, group, played | int(solver.colmask[first]), depth_left - 1
+
+
+def first_round(size: GameSize, budget: float) -> dict:
+    solver = OptimalSolver(size, offline=not searchable(size))
+    first, classes, group, played, depth_left = root(solver)
+    solved: list[tuple[int, float, int]] = []  # (codes, seconds, nodes)
+    spent = 0.0
+    for sub in classes:
+        if solved and spent + predict(solved, len(sub)) > budget:
+            break
+        nodes = int(solver.stats[0])
+        started = time.perf_counter()
+        solver._search(sub, played, depth_left, INF, group, solver.table_t, solver.stats)
+        seconds = time.perf_counter() - started
+        spent += seconds
+        solved.append((len(sub), seconds, int(solver.stats[0]) - nodes))
+    rest = [len(sub) for sub in classes[len(solved) :]]
+    return {
+        "size": size,
+        "first": first,
+        "classes": [len(sub) for sub in classes],
+        "solved": solved,
+        "measured": spent,
+        "predicted": sum(predict(solved, m) for m in rest),
+    }
+
+
+def predict(solved: list[tuple[int, float, int]], codes: int) -> float:
+    """Seconds for a class of ``codes`` codes, on the power law through the
+    classes solved (the larger half of them, where the growth shows)."""
+    points = [(m, s) for m, s, _ in solved if m >= 3 and s > 0]
+    points = points[len(points) // 2 :] if len(points) >= 4 else points
+    if len(points) < 2:
+        return solved[-1][1] * codes / max(solved[-1][0], 1)
+    x = np.log([m for m, _ in points])
+    y = np.log([s for _, s in points])
+    slope, intercept = np.polyfit(x, y, 1)
+    return float(np.exp(intercept + slope * np.log(codes)))
+
+
+def whole_over_first_round(size: GameSize) -> float:
+    """How much longer the whole search takes than its first round, on a
+    board searched whole here."""
+    solver = OptimalSolver(size)
+    first, classes, group, played, depth_left = root(solver)
+    started = time.perf_counter()
+    for sub in classes:
+        solver._search(sub, played, depth_left, INF, group, solver.table_t, solver.stats)
+    first_round_seconds = time.perf_counter() - started
+    solver = OptimalSolver(size)
+    started = time.perf_counter()
+    solver._run(solver.secrets, 0, solver.depth_left(1), group=solver.all_symmetries)
+    return (time.perf_counter() - started) / first_round_seconds
+
+
+def main(size_text: str = "5x6", budget: float = 600.0) -> None:
+    pegs, colors = (int(v) for v in size_text.lower().split("x"))
+    size = GameSize(pegs, colors)
+    ratio = whole_over_first_round(GameSize(5, 5))
+    print(f"5x5 searched whole here: the whole search takes {ratio:.1f} times its first round")
+    found = first_round(size, budget)
+    print(f"{size.label()}: first guess {found['first']}, {len(found['classes'])} classes of {found['classes']} codes")
+    print(f"{'codes':>6} {'seconds':>9} {'nodes':>12}")
+    for codes, seconds, nodes in found["solved"]:
+        print(f"{codes:6} {seconds:9.2f} {nodes:12,}")
+    first_round_seconds = found["measured"] + found["predicted"]
+    whole = first_round_seconds * ratio
+    print(
+        f"first round: {found['measured']:.0f} s measured + {found['predicted']:.0f} s fitted for the "
+        f"{len(found['classes']) - len(found['solved'])} larger classes = {first_round_seconds / 3600:.1f} core-hours; "
+        f"the whole search about {whole / 3600:.1f} core-hours ({ratio:.1f} x, as on 5x5)"
+    )
