@@ -175,6 +175,9 @@ def improved_total(job: tuple[Any, ...]) -> tuple[int, list[str]]:
     size, small, width, cands, played = job
     improver = worker_improver(size, small, width)
     improver.memory.pending.clear()
+    # Every finished position of the subtree must come back (the caller builds
+    # the tree from them), even those an earlier job here already finished.
+    improver.memory.done.clear()
     total = improver.improved(np.asarray(cands, dtype=np.int64), played)
     facts = list(improver.memory.pending)
     improver.memory.pending.clear()
