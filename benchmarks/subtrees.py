@@ -2,8 +2,13 @@
 from measured subtree times: the basis of the estimate for the 5 × 6
 optimum on a cluster (docs/performance.md).
 
-    python -m benchmarks --subtrees 5x6             # 10 minutes of measuring
+    python -m benchmarks --subtrees 5x6             # about 10 minutes of measuring
     python -m benchmarks --subtrees 5x6 --budget 60
+
+Each class solved prints the estimate so far. A class is stopped at the
+nodes the budget leaves at the pace measured so far, but the compiled search
+checks that count only between subtrees, so a large class can overrun it:
+stop the run then, and read the last estimate printed.
 
 The whole search has two rounds at its root (``OptimalSolver._run_split``):
 first every class the first guess leaves is solved exactly (the jobs a
@@ -23,7 +28,8 @@ import time
 import numpy as np
 
 from webapp.engine import GameSize
-from webapp.engine.optimal import INF, OptimalSolver, classes_of, searchable
+from webapp.engine.optimal import OptimalSolver, classes_of, searchable
+from webapp.engine.strategies import TooSlow
 
 
 def root(solver: OptimalSolver):
@@ -61,17 +67,37 @@ def root(solver: OptimalSolver):
 def first_round(size: GameSize, budget: float) -> dict:
     solver = OptimalSolver(size, offline=not searchable(size))
     first, classes, group, played, depth_left = root(solver)
+    from webapp.engine.codes import Code
+
+    guess = Code.from_index(first, size)
+    print(f"{size.label()}: first guess {guess}, {len(classes)} classes of {[len(c) for c in classes]} codes")
+    print(f"{'codes':>6} {'seconds':>9} {'nodes':>14}", flush=True)
     solved: list[tuple[int, float, int]] = []  # (codes, seconds, nodes)
-    spent = 0.0
+    spent, rate = 0.0, 1e6  # nodes a second, measured as classes are solved
     for sub in classes:
-        if solved and spent + predict(solved, len(sub)) > budget:
+        left = budget - spent
+        if left <= 0 or (solved and predict(solved, len(sub)) > left):
             break
         nodes = int(solver.stats[0])
         started = time.perf_counter()
-        solver._search(sub, played, depth_left, INF, group, solver.table_t, solver.stats)
+        try:  # a class is stopped once it has visited the nodes the budget left allows
+            solver._run(sub, played, depth_left, group=group, nodes=int(rate * left) + 1)
+        except TooSlow:
+            seconds = time.perf_counter() - started
+            print(f"{len(sub):6} {seconds:9.2f}  not finished within the budget", flush=True)
+            spent += seconds
+            break
         seconds = time.perf_counter() - started
         spent += seconds
-        solved.append((len(sub), seconds, int(solver.stats[0]) - nodes))
+        visited = int(solver.stats[0]) - nodes
+        if seconds > 0.05:  # long enough to measure the pace
+            rate = visited / seconds
+        solved.append((len(sub), seconds, visited))
+        rest = sum(predict(solved, len(later)) for later in classes[len(solved) :])
+        print(
+            f"{len(sub):6} {seconds:9.2f} {visited:14,}   first round so far: {(spent + rest) / 3600:.2f} core-hours",
+            flush=True,
+        )
     rest = [len(sub) for sub in classes[len(solved) :]]
     return {
         "size": size,
@@ -103,7 +129,7 @@ def whole_over_first_round(size: GameSize) -> float:
     first, classes, group, played, depth_left = root(solver)
     started = time.perf_counter()
     for sub in classes:
-        solver._search(sub, played, depth_left, INF, group, solver.table_t, solver.stats)
+        solver._run(sub, played, depth_left, group=group)
     first_round_seconds = time.perf_counter() - started
     solver = OptimalSolver(size)
     started = time.perf_counter()
@@ -115,12 +141,8 @@ def main(size_text: str = "5x6", budget: float = 600.0) -> None:
     pegs, colors = (int(v) for v in size_text.lower().split("x"))
     size = GameSize(pegs, colors)
     ratio = whole_over_first_round(GameSize(5, 5))
-    print(f"5x5 searched whole here: the whole search takes {ratio:.1f} times its first round")
+    print(f"5x5 searched whole here: the whole search takes {ratio:.1f} times its first round", flush=True)
     found = first_round(size, budget)
-    print(f"{size.label()}: first guess {found['first']}, {len(found['classes'])} classes of {found['classes']} codes")
-    print(f"{'codes':>6} {'seconds':>9} {'nodes':>12}")
-    for codes, seconds, nodes in found["solved"]:
-        print(f"{codes:6} {seconds:9.2f} {nodes:12,}")
     first_round_seconds = found["measured"] + found["predicted"]
     whole = first_round_seconds * ratio
     print(
