@@ -34,8 +34,9 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -243,8 +244,6 @@ class Improver:
     def spread(self, classes: list[Array], played: int) -> list[int]:
         """The improved totals of ``classes``, each worked out whole on the
         cluster (those not already known), with every fact learned there."""
-        from .fanout import improved_total
-
         assert self.fanout is not None
         totals = [
             self.improved(c, played) if c.shape[0] <= self.small or digest(c) in self.memory.done else None
@@ -273,8 +272,6 @@ class Improver:
     def fan_out(self, cands: Array, played: int, contenders: list[int]) -> None:
         """Work out on the cluster the base totals scoring ``contenders``
         needs (each class they leave), and learn them."""
-        from .fanout import base_total
-
         assert self.fanout is not None
         wanted: dict[str, tuple[Array, int]] = {}
         for guess in contenders:
@@ -349,6 +346,48 @@ class Improver:
             "total": total,
             "guesses": self.guesses(),
         }
+
+
+# --- jobs a Dask cluster's workers run (``fanout``) --------------------------------------------------
+
+
+@lru_cache(maxsize=2)
+def worker_improver(size: GameSize, small: int, width: int) -> Improver:
+    """This worker process's improver (kept between jobs)."""
+    improver = Improver(size, small=small, width=width)
+    improver.memory.every = float("inf")  # what a job learns goes back to the caller, never to a file
+    return improver
+
+
+def base_total(job: tuple[Any, ...]) -> tuple[int, list[tuple[str, int]]]:
+    """The base policy's total of one position, and every base total the
+    worker learned on the way (so the caller need not learn them again)."""
+    size, small, width, cands, played = job
+    improver = worker_improver(size, small, width)
+    improver.memory.pending.clear()
+    total = improver.base(np.asarray(cands, dtype=np.int64), played)
+    facts = []
+    for line in improver.memory.pending:
+        kind, key, value = line.split()
+        if kind == "b":
+            facts.append((key, int(value)))
+    improver.memory.pending.clear()
+    return total, facts
+
+
+def improved_total(job: tuple[Any, ...]) -> tuple[int, list[str]]:
+    """The improved policy's total of one position, and every fact learned
+    on the way (checkpoint lines: base totals and finished positions)."""
+    size, small, width, cands, played = job
+    improver = worker_improver(size, small, width)
+    improver.memory.pending.clear()
+    # Every finished position of the subtree must come back (the caller builds
+    # the tree from them), even those an earlier job here already finished.
+    improver.memory.done.clear()
+    total = improver.improved(np.asarray(cands, dtype=np.int64), played)
+    facts = list(improver.memory.pending)
+    improver.memory.pending.clear()
+    return int(total), facts
 
 
 def improve_command(size: GameSize, small: int, width: int) -> str:

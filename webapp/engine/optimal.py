@@ -35,6 +35,7 @@ import json
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -47,7 +48,7 @@ from .strategies import Strategy, StrategyError, TooSlow, pool_of, register
 from .tables import feedback_table
 
 if TYPE_CHECKING:
-    from .fanout import Fanout, SolverSpec
+    from .fanout import Fanout
 
 # The search's transposition table (``search_kernels.new_table``).
 Table = Any
@@ -312,8 +313,6 @@ class OptimalSolver:
         return self.stats + sum(self.thread_stats) if self.thread_stats else self.stats
 
     def spec(self) -> SolverSpec:
-        from .fanout import SolverSpec
-
         return SolverSpec(self.size, self.max_guesses, self.candidates_only, self.offline)
 
     def _run_split(
@@ -344,7 +343,6 @@ class OptimalSolver:
         come back into this solver's table, for the tree."""
         from concurrent.futures import ThreadPoolExecutor
 
-        from .fanout import attempt_guess, solve_class
         from .search_kernels import bounds_by_classes, child_group, merge_tables, pool_without_dead_variants
 
         F, n = self.matrix, cands.shape[0]
@@ -846,3 +844,46 @@ register(
         quick=lambda size, cands: answers_at_once(size, 5, cands),
     )
 )
+
+
+# --- jobs a Dask cluster's workers run (``fanout``) --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SolverSpec:
+    """What a worker needs to build the same solver as the caller's."""
+
+    size: GameSize
+    max_guesses: int | None = None
+    candidates_only: bool = False
+    offline: bool = False
+
+
+@lru_cache(maxsize=2)
+def worker_solver(spec: SolverSpec) -> OptimalSolver:
+    """This worker process's solver for ``spec`` (kept between jobs)."""
+    return OptimalSolver(spec.size, spec.max_guesses, spec.candidates_only, offline=spec.offline)
+
+
+def solve_class(job: tuple[Any, ...]) -> tuple[int, Array, Array]:
+    """The exact total of one position, the solved rows of the worker's
+    table (to build the tree from), and the work counted."""
+    from .search_kernels import KEY
+
+    spec, cands, played, depth_left, group, rows = job
+    solver = worker_solver(spec)
+    before = solver.stats.copy()
+    value = solver._search(cands, played, depth_left, INF, group, solver.table_t, solver.stats)
+    table = solver.table_t
+    kept = table[table[:, KEY] != 0] if rows else table[:0]
+    return value, kept, solver.stats - before
+
+
+def attempt_guess(job: tuple[Any, ...]) -> tuple[int, Array]:
+    """Whether one guess beats ``against`` (its exact total if so, INF if
+    not), and the work counted."""
+    spec, cands, played, depth_left, guess, lower, against, group = job
+    solver = worker_solver(spec)
+    before = solver.stats.copy()
+    value = attempt(solver, cands, played, depth_left, guess, lower, against, group, solver.table_t, solver.stats)
+    return value, solver.stats - before
