@@ -34,31 +34,11 @@ from webapp.engine.strategies import TooSlow
 
 def root(solver: OptimalSolver):
     """The first guess the whole-game search tries, and its classes (smallest first)."""
-    from webapp.engine.search_kernels import bounds_by_classes, child_group, pool_without_dead_variants
+    from webapp.engine.search_kernels import child_group
 
     cands, played, depth_left = solver.secrets, 0, solver.depth_left(1)
-    pool = pool_without_dead_variants(
-        solver.pools[played, : solver.pool_lens[played]],
-        cands,
-        solver.colmask,
-        played,
-        (1 << solver.size.colors) - 1,
-        solver.digits,
-        solver.size.distinct_guesses,
-    )
-    bounds = np.empty(pool.shape[0], np.int64)
-    bounds_by_classes(
-        solver.matrix,
-        cands,
-        pool,
-        bounds,
-        np.zeros(solver.slots, np.int64),
-        solver.lbtab,
-        solver.cap[depth_left - 1],
-        solver.slots,
-        solver.solved,
-    )
-    first = int(pool[int(np.argmin(bounds))])
+    pool, _bounds, order = solver.ordered_guesses(cands, played, depth_left)
+    first = int(pool[order[0]])
     group = child_group(solver.all_symmetries, solver.digits, first, played)
     classes = sorted(classes_of(solver.matrix, cands, first, solver.solved), key=len)
     return first, classes, group, played | int(solver.colmask[first]), depth_left - 1

@@ -290,7 +290,8 @@ def cmd_optimal(args, out) -> None:
         return
     # A cluster takes boards too large for one machine's search (5 x 6, say).
     clustered = bool(args.scheduler or args.workers or args.checkpoint)
-    check_analysable(size)
+    if clustered:
+        check_analysable(size)
     solver = OptimalSolver(size, args.max_guesses, args.candidates_only, offline=clustered and not searchable(size))
     progress = search_progress()
     started = time.perf_counter()

@@ -31,7 +31,6 @@ matrix (1 GiB at 5 × 8). The app reads the resulting tree (``best``).
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections.abc import Callable
 from functools import lru_cache
@@ -40,8 +39,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .codes import JSON, Array, GameSize, MastermindError, secret_indices
+from . import optimal
+from .codes import JSON, Array, GameSize, secret_indices
 from .optimal import UNBOUNDED, OptimalSolver
+from .optimal import position_digest as digest
 from .strategies import choose, get_strategy, negative_entropy, pool_of
 from .tables import compiled
 
@@ -61,53 +62,28 @@ FANOUT_CODES = 200
 Report = Callable[[int, int, int, float], None]
 
 
-def digest(cands: Array) -> str:
-    """A short name for a set of codes, for the checkpoint file."""
-    return hashlib.blake2b(np.ascontiguousarray(cands, dtype=np.int64).tobytes(), digest_size=12).hexdigest()
-
-
-class Checkpoint:
-    """The facts a search has learned, appended to a text file as they come
-    and read back when a search starts again."""
+class Checkpoint(optimal.Checkpoint):
+    """What an improvement has learned: ``b`` the base total of a position,
+    ``c`` a finished position's guess and improved total."""
 
     def __init__(self, path: Path | None, settings: str, every: float = 10.0):
-        self.path, self.every = path, every
         self.base: dict[str, int] = {}
         self.done: dict[str, tuple[int, int]] = {}
-        self.pending: list[str] = [f"# {settings}"]
-        self.saved = time.monotonic()
-        if path is not None and path.exists():
-            lines = path.read_text().splitlines()
-            if lines and lines[0] != f"# {settings}":
-                raise MastermindError(
-                    f"The checkpoint {path} was made with other settings ({lines[0][2:]}); "
-                    "use another file, or the same settings."
-                )
-            self.pending = []
-            for line in lines[1:]:
-                kind, key, *values = line.split()
-                if kind == "b":
-                    self.base[key] = int(values[0])
-                elif kind == "c":
-                    self.done[key] = (int(values[0]), int(values[1]))
+        super().__init__(path, settings, every)
+
+    def read(self, kind: str, *values: str) -> None:
+        if kind == "b":
+            self.base[values[0]] = int(values[1])
+        elif kind == "c":
+            self.done[values[0]] = (int(values[1]), int(values[2]))
 
     def learn_base(self, key: str, total: int) -> None:
         self.base[key] = total
-        self.pending.append(f"b {key} {total}")
+        self.note(f"b {key} {total}", save=False)
 
     def learn_done(self, key: str, guess: int, total: int) -> None:
         self.done[key] = (guess, total)
-        self.pending.append(f"c {key} {guess} {total}")
-        if time.monotonic() - self.saved >= self.every:
-            self.save()
-
-    def save(self) -> None:
-        """Append what was learned since the last save."""
-        if self.path is not None and self.pending:
-            with self.path.open("a") as fh:
-                fh.write("\n".join(self.pending) + "\n")
-        self.pending = []
-        self.saved = time.monotonic()
+        self.note(f"c {key} {guess} {total}")
 
 
 class Improver:

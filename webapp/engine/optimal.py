@@ -315,6 +315,35 @@ class OptimalSolver:
     def spec(self) -> SolverSpec:
         return SolverSpec(self.size, self.max_guesses, self.candidates_only, self.offline)
 
+    def ordered_guesses(self, cands: Array, played: int, depth_left: int) -> tuple[Array, Array, list[int]]:
+        """The guesses worth trying at a position (one of each set alike in
+        colours no code has), each one's lower bound from its class sizes, and
+        their order of trial (by bound; ties in the order of the pool)."""
+        from .search_kernels import bounds_by_classes, pool_without_dead_variants
+
+        pool = pool_without_dead_variants(
+            self.pools[played, : self.pool_lens[played]],
+            cands,
+            self.colmask,
+            played,
+            (1 << self.size.colors) - 1,
+            self.digits,
+            self.size.distinct_guesses,
+        )
+        bounds = np.empty(pool.shape[0], np.int64)
+        bounds_by_classes(
+            self.matrix,
+            cands,
+            pool,
+            bounds,
+            np.zeros(self.slots, np.int64),
+            self.lbtab,
+            self.cap[depth_left - 1],
+            self.slots,
+            self.solved,
+        )
+        return pool, bounds, [int(i) for i in np.argsort(bounds, kind="mergesort")]
+
     def _run_split(
         self,
         cands: Array,
@@ -343,33 +372,12 @@ class OptimalSolver:
         come back into this solver's table, for the tree."""
         from concurrent.futures import ThreadPoolExecutor
 
-        from .search_kernels import bounds_by_classes, child_group, merge_tables, pool_without_dead_variants
+        from .search_kernels import child_group, merge_tables
 
         F, n = self.matrix, cands.shape[0]
         if depth_left <= 1 or n > self.cap[depth_left]:
             return INF
-        pool = pool_without_dead_variants(
-            self.pools[played, : self.pool_lens[played]],
-            cands,
-            self.colmask,
-            played,
-            (1 << self.size.colors) - 1,
-            self.digits,
-            self.size.distinct_guesses,
-        )
-        bounds = np.empty(pool.shape[0], np.int64)
-        bounds_by_classes(
-            F,
-            cands,
-            pool,
-            bounds,
-            np.zeros(self.slots, np.int64),
-            self.lbtab,
-            self.cap[depth_left - 1],
-            self.slots,
-            self.solved,
-        )
-        order = [int(i) for i in np.argsort(bounds, kind="mergesort")]
+        pool, bounds, order = self.ordered_guesses(cands, played, depth_left)
         if bounds[order[0]] >= INF:  # no guess can stay within the limit
             return INF
         self.thread_stats = []
@@ -534,57 +542,75 @@ def attempt(
     return running
 
 
-class RootCheckpoint:
-    """What a fanned-out search of the whole game has learned, one line a
-    fact, so a run stopped part way resumes: ``a`` the exact total of a
-    class of the first round, ``t`` a guess tried against a best total."""
+class Checkpoint:
+    """The facts a long search has learned, one line each, appended to a
+    text file as they come and read back when the search starts again (a
+    file made with other settings is refused). Subclasses read their lines."""
 
-    def __init__(self, path: Path | None, solver: OptimalSolver, every: float = 10.0):
+    def __init__(self, path: Path | None, settings: str, every: float = 10.0):
         self.path, self.every = path, every
-        self.classes: dict[str, int] = {}
-        self.attempts: dict[tuple[int, int], int] = {}
-        size = solver.size
-        self.header = (
-            f"# optimal {size.pegs}x{size.colors} distinct={size.distinct} distinct_guesses={size.distinct_guesses} "
-            f"max={solver.max_guesses} candidates_only={solver.candidates_only}"
-        )
-        self.pending: list[str] = [self.header]
+        header = f"# {settings}"
+        self.pending: list[str] = [header]
         self.saved = time.monotonic()
         if path is not None and path.exists():
             lines = path.read_text().splitlines()
-            if lines and lines[0] != self.header:
+            if lines and lines[0] != header:
                 raise MastermindError(
                     f"The checkpoint {path} was made with other settings ({lines[0][2:]}); "
                     "use another file, or the same settings."
                 )
             self.pending = []
             for line in lines[1:]:
-                kind, *values = line.split()
-                if kind == "a":
-                    self.classes[values[0]] = int(values[1])
-                elif kind == "t":
-                    self.attempts[(int(values[0]), int(values[1]))] = int(values[2])
+                if line.strip():
+                    self.read(*line.split())
 
-    def learn_class(self, key: str, value: int) -> None:
-        if self.classes.get(key) != value:
-            self.classes[key] = value
-            self._note(f"a {key} {value}")
+    def read(self, kind: str, *values: str) -> None:
+        """Take in one line read back from the file."""
 
-    def learn_attempt(self, guess: int, against: int, value: int) -> None:
-        self.attempts[(guess, against)] = value
-        self._note(f"t {guess} {against} {value}")
-
-    def _note(self, line: str) -> None:
+    def note(self, line: str, save: bool = True) -> None:
+        """Keep a line; with ``save``, write what is kept if a while has passed."""
         self.pending.append(line)
-        if time.monotonic() - self.saved >= self.every:
+        if save and time.monotonic() - self.saved >= self.every:
             self.save()
 
     def save(self) -> None:
+        """Append what was learned since the last save."""
         if self.path is not None and self.pending:
             with self.path.open("a") as fh:
                 fh.write("\n".join(self.pending) + "\n")
         self.pending = []
         self.saved = time.monotonic()
+
+
+class RootCheckpoint(Checkpoint):
+    """What a fanned-out search of the whole game has learned: ``a`` the
+    exact total of a class of the first round, ``t`` a guess tried against
+    a best total."""
+
+    def __init__(self, path: Path | None, solver: OptimalSolver, every: float = 10.0):
+        self.classes: dict[str, int] = {}
+        self.attempts: dict[tuple[int, int], int] = {}
+        size = solver.size
+        settings = (
+            f"optimal {size.pegs}x{size.colors} distinct={size.distinct} distinct_guesses={size.distinct_guesses} "
+            f"max={solver.max_guesses} candidates_only={solver.candidates_only}"
+        )
+        super().__init__(path, settings, every)
+
+    def read(self, kind: str, *values: str) -> None:
+        if kind == "a":
+            self.classes[values[0]] = int(values[1])
+        elif kind == "t":
+            self.attempts[(int(values[0]), int(values[1]))] = int(values[2])
+
+    def learn_class(self, key: str, value: int) -> None:
+        if self.classes.get(key) != value:
+            self.classes[key] = value
+            self.note(f"a {key} {value}")
+
+    def learn_attempt(self, guess: int, against: int, value: int) -> None:
+        self.attempts[(guess, against)] = value
+        self.note(f"t {guess} {against} {value}")
 
 
 def bounds_tables(n_codes: int, branching: int) -> tuple[Array, Array]:
