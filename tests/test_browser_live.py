@@ -21,12 +21,15 @@ def phone(browser, **options):
     return browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, **options)
 
 
-def start_session(browser, base: str, source: str = "random"):
-    """The teacher's projector, started from the classroom page; (page, join code)."""
+def start_session(browser, base: str, secret: str | None = None):
+    """The teacher's projector, started from the classroom page, with a
+    typed secret or a random one; (page, join code)."""
     context = browser.new_context(viewport=PROJECTOR)
     page = context.new_page()
     page.goto(base + "/solver/classroom")
-    page.locator(f"input[name=source][value={source}]").check()
+    page.locator(f"input[name=source][value={'teacher' if secret else 'random'}]").check()
+    if secret:
+        page.get_by_label("Secret (typed by the teacher)").fill(secret)
     page.get_by_role("button", name="Start a live session").click()
     page.wait_for_url(re.compile(r"/live/[A-Z0-9]{6}/teach$"))
     code = page.locator(".join-code").inner_text().strip()
@@ -58,7 +61,7 @@ def propose(page, guess: str) -> None:
 
 def test_a_class_follows_three_steps_and_the_projector_weighs_its_votes(browser, live_server):
     base = live_server.url
-    teacher, code = start_session(browser, base)
+    teacher, code = start_session(browser, base, secret="1116")  # five guesses: still open after three
     students = [
         join(phone(browser), base, code, "Ann", typed=True),
         join(browser.new_context(viewport=DESKTOP), base, code, "<i>Bo</i>", typed=False),
