@@ -12,6 +12,7 @@
     python -m benchmarks --live     # 200 students following a live session on one worker (see live.py)
     python -m benchmarks --subtrees 5x6   # an exact search's cost from measured subtrees (see subtrees.py)
     python -m benchmarks --peer /path/to/mmstrat   # whole process beside the C++ solver (see peer.py)
+    python -m benchmarks --start-up # every tree of up to 5,040 codes, whole process (see startup.py)
 
 Compiled kernels are loaded (and compiled on a first run) before the clock
 starts; "traced" is the peak of Python and numpy allocations (tracemalloc, a
@@ -128,7 +129,15 @@ def main(argv=None):
     parser.add_argument(
         "--peer-jobs", action="store_true", help="the side-by-side jobs without the peer: this project's column alone"
     )
+    parser.add_argument(
+        "--start-up", action="store_true", help="only every tree of up to 5,040 codes, as a whole command"
+    )
     args = parser.parse_args(argv)
+    if args.start_up:
+        from .startup import main as startup_main
+
+        startup_main(only=args.only)
+        return
     if args.peer or args.peer_jobs:
         from .peer import main as peer_main
 

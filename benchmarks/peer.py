@@ -6,8 +6,8 @@ whole process against whole process, on the same machine in the same run.
     python -m benchmarks --peer /path/to/mmstrat --slow   # adds the 4×7 optimum (minutes)
     python -m benchmarks --peer /path/to/mmstrat --threads 1   # this project on one thread too
 
-The project never ships or downloads mmstrat: build it yourself (the README
-says how). Each job runs both programs in turn, alternating, ``repeats``
+The project never ships or downloads mmstrat: build it yourself
+(docs/performance.md says how). Each job runs both programs in turn, alternating, ``repeats``
 times; a time is "min–median" of the wall-clock seconds (``/usr/bin/time``),
 memory is the largest peak RSS. The peer runs on one thread (``-mt 1``), or
 on as many as ``--threads`` gives this project (the same count on both sides).
@@ -16,6 +16,7 @@ Both sides must print the same total, or the row says so.
 
 from __future__ import annotations
 
+import compileall
 import os
 import re
 import statistics
@@ -174,6 +175,8 @@ def print_row(r: dict, with_peer: bool) -> None:
 def main(peer: str | None, slow: bool = False, only: str | None = None, threads: int | None = None) -> None:
     if peer and not os.access(peer, os.X_OK):
         raise SystemExit(f"--peer {peer}: not an executable file")
+    # As installed (make does this too): no command compiles the app's modules as it starts.
+    compileall.compile_dir(ROOT / "webapp", quiet=1)
     ours = f"both on {threads} thread(s)" if threads else "this project on every core (2 here), the peer on one thread"
     print(f"whole-process wall time (min–median of alternating runs) and peak RSS; {ours}")
     header(bool(peer))

@@ -105,6 +105,38 @@ print(sorted(n for n, f in found.items() if len(f.signatures) != before[n]))
     assert result.stdout.strip() == "[]"
 
 
+@pytest.mark.parametrize("head, threshold", [(256, 200_000), (8, 0)])
+def test_perfect_or_counts_in_one_pass_agrees(head, threshold, monkeypatch):
+    """The compiled one-pass search for a perfect split, which counts every
+    guess's classes when it finds none, gives the first perfect split the
+    matrix shows, else the class sizes of every guess; one thread and the
+    head-then-every-thread path (forced on a small board) alike."""
+    from webapp.engine import kernels
+    from webapp.engine.tables import small_tables
+
+    monkeypatch.setattr(kernels, "FEW_HEAD", head)
+    monkeypatch.setattr(kernels, "PARALLEL_THRESHOLD", threshold)
+    pegs, colors = 4, 5
+    matrix = feedback_matrix(pegs, colors)
+    table = FeedbackTable(pegs, colors, matrix=None)
+    small = small_tables(pegs, colors)
+    guesses = np.arange(matrix.shape[0], dtype=np.int64)
+    rng = np.random.default_rng(45)
+    found = {"early": 0, "late": 0, "none": 0}
+    for k in list(range(2, table.replies + 1)) * 6:
+        few = np.sort(rng.choice(matrix.shape[0], size=k, replace=False)).astype(np.int64)
+        first, counts = kernels.perfect_or_counts_few(guesses, few, small, pegs, table.slots)
+        expected = next((i for i, g in enumerate(guesses) if len(set(matrix[g, few])) == k), -1)
+        assert first == expected
+        if first >= 0:
+            assert counts is None
+            found["early" if first < head else "late"] += 1
+        else:
+            assert (counts == kernels.counts_few(guesses, few, small, pegs, table.slots)).all()
+            found["none"] += 1
+    assert found["none"] and found["early"] and (found["late"] or head > 8)
+
+
 @pytest.mark.parametrize("pegs, colors", [(2, 3), (3, 5), (4, 6), (5, 4)])
 def test_numpy_and_compiled_kernels_agree(pegs, colors):
     """Small work runs in numpy until the compiled kernels are loaded: both

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .engine import PRESETS, GameSize, MastermindError, Strategy, analyse, best_guess
+from .engine import PRESETS, GameSize, MastermindError, Strategy, analyse, best_guess, get_strategy
 from .engine.codes import parse_history
 from .engine.optimal import shipped
 from .engine.tables import feedback_table
@@ -204,7 +204,8 @@ def cmd_suggest(args, out) -> None:
     history = parse_history(args.history, size)
     import numpy as np
 
-    suggestion = best_guess(name, size, history, rng=np.random.default_rng(args.seed))
+    rng = np.random.default_rng(args.seed) if get_strategy(name).random else None  # numpy.random only for it
+    suggestion = best_guess(name, size, history, rng=rng)
     if args.json:
         json.dump(
             {

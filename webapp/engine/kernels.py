@@ -252,6 +252,77 @@ def first_perfect_split_few(guesses: Array, codes: Array, small: SmallTables, pe
 
 
 @njit(cache=True, nogil=True)
+def _perfect_or_counts_block(
+    out: Array, guesses: Array, ca: Array, cb: Array, cm: Array, small: SmallTables, pegs: int, start: int, stop: int
+) -> int:
+    """Class sizes of ``guesses[start:stop]`` into ``out``, stopping at the
+    first guess that gives every code its own reply: its position, or -1."""
+    a_index, b_index, m_index, black_a, black_b, common = small
+    n = ca.shape[0]
+    for i in range(start, stop):
+        g = guesses[i]
+        ra, rb, rm = black_a[a_index[g]], black_b[b_index[g]], common[m_index[g]]
+        out_row = out[i]
+        perfect = True
+        for j in range(n):
+            r = (ra[ca[j]] + rb[cb[j]]) * pegs + rm[cm[j]]
+            out_row[r] += 1
+            if out_row[r] > 1:
+                perfect = False
+        if perfect:
+            return i
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def perfect_or_counts_serial(
+    guesses: Array, ca: Array, cb: Array, cm: Array, small: SmallTables, pegs: int, slots: int
+) -> tuple[int, Array]:
+    out = np.zeros((guesses.shape[0], slots), np.int32)
+    return _perfect_or_counts_block(out, guesses, ca, cb, cm, small, pegs, 0, guesses.shape[0]), out
+
+
+@njit(cache=True, parallel=True)
+def perfect_or_counts_parallel(
+    guesses: Array, ca: Array, cb: Array, cm: Array, small: SmallTables, pegs: int, slots: int
+) -> tuple[int, Array]:
+    n = guesses.shape[0]
+    out = np.zeros((n, slots), np.int32)
+    blocks = (n + BLOCK - 1) // BLOCK
+    firsts = np.full(blocks, -1, np.int64)
+    for b in prange(blocks):
+        firsts[b] = _perfect_or_counts_block(out, guesses, ca, cb, cm, small, pegs, b * BLOCK, min(n, (b + 1) * BLOCK))
+    for b in range(blocks):
+        if firsts[b] >= 0:
+            return firsts[b], out
+    return -1, out
+
+
+# Guesses tried one at a time, for an early perfect split, before the rest
+# are counted on every thread.
+FEW_HEAD = 256
+
+
+def perfect_or_counts_few(guesses: Array, codes: Array, small: SmallTables, pegs: int, slots: int) -> tuple[int, Any]:
+    """For a few ``codes`` (at most one per reply): the position of the first
+    guess that gives each its own reply, else -1 with every guess's class
+    sizes (as :func:`counts_few`), in one pass over the guesses."""
+    ca, cb, cm = small[0][codes], small[1][codes], small[2][codes]
+    n = guesses.shape[0]
+    if n * codes.shape[0] < PARALLEL_THRESHOLD or n <= FEW_HEAD:
+        first, counts = perfect_or_counts_serial(guesses, ca, cb, cm, small, pegs, slots)
+        return (first, None) if first >= 0 else (-1, counts)
+    first, head = perfect_or_counts_serial(guesses[:FEW_HEAD], ca, cb, cm, small, pegs, slots)
+    if first >= 0:
+        return first, None
+    with PARALLEL_LOCK:
+        first, rest = perfect_or_counts_parallel(guesses[FEW_HEAD:], ca, cb, cm, small, pegs, slots)
+    if first >= 0:
+        return FEW_HEAD + first, None
+    return -1, np.concatenate((head, rest))
+
+
+@njit(cache=True, nogil=True)
 def replies_few(guess: int, codes: Array, small: SmallTables, pegs: int) -> Array:
     """The replies to ``guess`` from a few ``codes``, with the small tables."""
     a_index, b_index, m_index, black_a, black_b, common = small

@@ -341,12 +341,20 @@ class FeedbackTable:
     def perfect_or_counts(self, guesses: np.ndarray, codes: np.ndarray) -> tuple[int, Array | None]:
         """:meth:`first_perfect_split`, and when it finds none, the class
         sizes of every guess (:meth:`class_counts`) if they came on the way
-        (numpy reading a kept matrix looks at the first guesses alone, then
+        (the compiled kernels count a few codes' classes as they look;
+        numpy reading a kept matrix looks at the first guesses alone, then
         counts the rest's classes once), else None."""
         if codes.shape[0] > self.replies:
             return -1, None
         guesses, codes = _indices(guesses), _indices(codes)
         kept = self.kept(guesses, codes)
+        if kept is None and codes.shape[0] <= SMALL_SET_CODES:
+            kernels = compiled(len(guesses) * len(codes))
+            if kernels is not None:
+                first, counts = kernels.perfect_or_counts_few(
+                    guesses, codes, small_tables(self.pegs, self.colors), self.pegs, self.slots
+                )
+                return int(first), counts
         if kept is None or compiled(len(guesses) * len(codes), NUMPY_MATRIX_PAIRS) is not None:
             return self.first_perfect_split(guesses, codes), None
         matrix, rows, columns = kept

@@ -127,7 +127,7 @@ def analyse(
     position = np.full(size.n_codes, -1, dtype=np.int64)
     position[secrets] = np.arange(secrets.shape[0])
     depths = np.zeros(secrets.shape[0], dtype=np.int64)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(seed) if strategy.random else None  # numpy.random loads only for it
     solved = size.solved
     placed = 0
 

@@ -24,6 +24,8 @@ from .kernels import (
     feedback_block_into,
     first_perfect_split,
     first_perfect_split_few,
+    perfect_or_counts_parallel,
+    perfect_or_counts_serial,
     replies_few,
     row_max,
     split_by_reply,
@@ -72,6 +74,9 @@ def warm_up() -> None:
         with PARALLEL_LOCK:
             counts_few_parallel(codes, small[0][codes], small[1][codes], small[2][codes], small, pegs, slots)
         first_perfect_split_few(codes, codes, small, pegs)
+        perfect_or_counts_serial(codes, small[0][codes], small[1][codes], small[2][codes], small, pegs, slots)
+        with PARALLEL_LOCK:
+            perfect_or_counts_parallel(codes, small[0][codes], small[1][codes], small[2][codes], small, pegs, slots)
         split_by_reply(replies_few(0, codes, small, pegs), codes, slots)
         without_dead_variants(digits, guess_pool(pegs, colors, 0), codes[:1], colors)  # pools are read-only
         without_dead_variants(digits, codes, codes[:1], colors)

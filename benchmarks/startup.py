@@ -1,0 +1,77 @@
+"""Every tree of up to 5,040 codes from the command line, as a whole process:
+each strategy that needs no search, on the largest board of each peg count
+(and the boards whose secrets or guesses use different colours), plus the
+shipped optimal trees replayed.
+
+    python -m benchmarks --start-up           # best of three runs of each
+    python -m benchmarks --start-up --only bulls
+
+A time is the best of ``repeats`` wall-clock runs of ``mastermind analyse
+... --json`` (``/usr/bin/time``), memory the largest peak RSS. Rows over the
+0.25 s goal are marked. Bytecode is compiled first, as ``make`` does.
+"""
+
+from __future__ import annotations
+
+import compileall
+import json
+from pathlib import Path
+
+from .peer import MASTERMIND, timed
+
+ROOT = Path(__file__).resolve().parent.parent
+GOAL = 0.25
+
+# (label, board arguments): the largest board of up to 5,040 codes for each
+# number of pegs, and the variants with different colours.
+BOARDS = [
+    ("3×10 (1,000)", ["--pegs", "3", "--colors", "10"]),
+    ("4×8 (4,096)", ["--pegs", "4", "--colors", "8"]),
+    ("5×5 (3,125)", ["--pegs", "5", "--colors", "5"]),
+    ("6×4 (4,096)", ["--pegs", "6", "--colors", "4"]),
+    ("4×10 distinct secrets (5,040; guesses 10,000)", ["--pegs", "4", "--colors", "10", "--distinct"]),
+    ("Bulls and Cows (5,040)", ["--preset", "bulls-and-cows"]),
+]
+STRATEGIES = [
+    "simple",
+    "random",
+    "knuth",
+    "minimax-lex",
+    "entropy",
+    "irving",
+    "most-parts",
+    "widedev",
+    "longrect",
+    "minimax-avg",
+]
+SHIPPED = [
+    ("4×5 optimal (shipped)", ["--pegs", "4", "--colors", "5", "--strategy", "optimal"]),
+    ("4×6 optimal (shipped)", ["--pegs", "4", "--colors", "6", "--strategy", "optimal"]),
+    ("Bulls and Cows optimal (shipped)", ["--preset", "bulls-and-cows", "--strategy", "optimal"]),
+]
+
+
+def jobs() -> list[tuple[str, list[str]]]:
+    out = [(f"{label} {name}", [*board, "--strategy", name]) for label, board in BOARDS for name in STRATEGIES]
+    return out + SHIPPED
+
+
+def main(only: str | None = None, repeats: int = 3) -> None:
+    compileall.compile_dir(ROOT / "webapp", quiet=1)
+    print(f"whole process, best of {repeats}; * over {GOAL} s")
+    print(f"{'tree':62} {'seconds':>8} {'MiB':>5} {'total':>7}")
+    worst = 0.0
+    for name, args in jobs():
+        if only and only.lower() not in name.lower():
+            continue
+        times, memory, total = [], 0.0, None
+        for _ in range(repeats):
+            seconds, mib, out = timed([MASTERMIND, "analyse", *args, "--json"])
+            times.append(seconds)
+            memory = max(memory, mib)
+            total = json.loads(out)[0]["total"]
+        best = min(times)
+        worst = max(worst, best)
+        mark = "*" if best > GOAL else ""
+        print(f"{name:62} {best:8.2f} {memory:5.0f} {total!s:>7} {mark}", flush=True)
+    print(f"slowest: {worst:.2f} s")
