@@ -85,3 +85,33 @@ def test_random_seed_reproducible():
     a = analyse("random", GameSize(3, 4), seed=5)
     b = analyse("random", GameSize(3, 4), seed=5)
     assert np.array_equal(a.depths, b.depths)
+
+
+SYMMETRIC_SIZES = [
+    GameSize(4, 6),
+    GameSize(6, 3),
+    GameSize(5, 4),
+    GameSize(3, 8, distinct=True),
+    GameSize(4, 7, distinct=True, distinct_guesses=True),
+]
+
+
+@pytest.mark.parametrize("size", SYMMETRIC_SIZES, ids=lambda s: s.label())
+def test_scoring_one_guess_per_symmetry_changes_no_tree(size):
+    """Only the smallest of guesses that are images of one another by a
+    symmetry of the line played is scored: every one-step strategy still
+    builds the tree it builds when every guess is scored, guess for guess,
+    and the symmetry does leave guesses out."""
+    from webapp.engine.strategies import pool_of
+    from webapp.engine.tree import Symmetry, export_node
+
+    for name, strategy in PRESETS.items():
+        if strategy.chooser is not None:
+            continue
+        fast, slow = analyse(name, size), analyse(name, size, symmetric=False)
+        assert export_node(fast.root, size) == export_node(slow.root, size), name
+    symmetry = Symmetry(size)
+    first = analyse("knuth", size).root.guess
+    played = int(np.bitwise_or.reduce(1 << symmetry.digits[first]))
+    pool, group = symmetry.after(symmetry.whole, first, 0, pool_of(size, played), played)
+    assert group is not None and 0 < pool.shape[0] < pool_of(size, played).shape[0]
