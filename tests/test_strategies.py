@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from webapp.engine import PRESETS, Code, Feedback, GameSize, StrategyError, best_guess, get_strategy
-from webapp.engine.codes import guess_indices
+from webapp.engine.codes import guess_indices, secret_indices
 from webapp.engine.strategies import choose, guess_pool, played_mask, pool_of
 from webapp.engine.tables import candidates, feedback_table
 
@@ -162,3 +162,34 @@ def test_distinct_guesses_are_kept_to(size, name):
     result = analyse(name, size)
     walk(result.root)
     assert len(seen) > 10 and all(g.is_distinct() for g in seen)
+
+
+@pytest.mark.parametrize(
+    "size", [GameSize(4, 8), GameSize(5, 6), GameSize(4, 10, distinct=True, distinct_guesses=True)]
+)
+def test_dead_colour_filter_in_numpy_keeps_one_of_each_twin_set(size):
+    """numpy's filter of guesses that differ only in dead colours (in no
+    candidate): every guess it drops splits the candidates as some smaller
+    kept guess does, and for free guesses it keeps what the compiled filter
+    keeps."""
+    from webapp.engine import kernels
+    from webapp.engine.strategies import pool_of, without_dead_variants
+
+    table = feedback_table(size)
+    rng = np.random.default_rng(size.n_codes)
+    secrets = secret_indices(size)
+    dropped_any = 0
+    for k in (1, 3, 6, 12, 40):
+        cands = np.sort(rng.choice(secrets, size=k, replace=False)).astype(np.int64)
+        played = int(rng.integers(1, 1 << size.colors))
+        pool = pool_of(size, played)
+        kept = without_dead_variants(table.digits, pool, cands, size.colors, size.distinct_guesses)
+        if not size.distinct_guesses:
+            assert (kept == kernels.without_dead_variants(table.digits, pool, cands, size.colors)).all()
+        partitions = {tuple(table.rows(np.array([g]), cands)[0]): g for g in kept[::-1]}
+        dropped = np.setdiff1d(pool, kept)
+        dropped_any += dropped.shape[0]
+        for g in dropped[:200]:
+            twin = partitions.get(tuple(table.rows(np.array([g]), cands)[0]))
+            assert twin is not None and twin < g
+    assert dropped_any

@@ -155,6 +155,12 @@ def test_numpy_and_compiled_kernels_agree(pegs, colors):
     digits_t, counts_t = table._columns(codes)
     compiled = kernels.feedback_block(table.digits[guesses], table.counts[guesses], digits_t, counts_t, pegs)
     assert (by_numpy == compiled).all()
+    from webapp.engine.tables import feedback_by_tables, small_tables
+
+    by_tables = feedback_by_tables(guesses, codes, small_tables(pegs, colors), pegs)
+    assert (by_tables == by_numpy).all() and (
+        feedback_by_tables(codes, guesses, small_tables(pegs, colors), pegs) == by_numpy.T
+    ).all()
     assert (
         counts_numpy(by_numpy, table.slots)
         == kernels.counts_direct(table.digits, table.counts, guesses, digits_t, counts_t, pegs, table.slots)

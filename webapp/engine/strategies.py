@@ -434,6 +434,38 @@ def best_rows(strategy: Strategy, counts: np.ndarray, n: int) -> np.ndarray:
     return alive
 
 
+def without_dead_variants(digits: Array, pool: Array, cands: Array, colors: int, distinct: bool) -> Array:
+    """The guesses of ``pool`` (ascending) worth scoring against ``cands``
+    when some colours are "dead", in no candidate: a dead peg never matches,
+    whichever dead colour it holds, so guesses that differ only there split
+    the candidates alike (and none is a candidate). Of each such set the
+    smallest is kept, which the tie-breaks would take: with every dead peg
+    turned to the smallest dead colour, when that code is in the pool; when
+    guesses use different colours, the one whose dead pegs, left to right,
+    hold the smallest dead colours in increasing order (in the pool too:
+    colours never played are all dead or all alive, and the pool writes
+    them in that order). numpy; the compiled kernels have their own."""
+    alive = np.zeros(colors, dtype=bool)
+    alive[digits[cands].ravel()] = True
+    dead_colors = np.flatnonzero(~alive)
+    if dead_colors.shape[0] < 2:  # one dead colour makes no twins
+        return pool
+    codes = digits[pool]
+    dead = ~alive[codes]
+    if distinct:
+        rank = np.cumsum(dead, axis=1) - 1  # the how-manieth dead peg each is
+        wanted = dead_colors[np.minimum(rank, dead_colors.shape[0] - 1)]
+        kept: Array = pool[(~dead | (codes == wanted)).all(axis=1)]
+        return kept
+    lowest = int(dead_colors[0])
+    changed = (dead & (codes != lowest)).any(axis=1)
+    twins = np.where(dead, lowest, codes) @ (colors ** np.arange(codes.shape[1] - 1, -1, -1))
+    in_pool = np.zeros(digits.shape[0], dtype=bool)
+    in_pool[pool] = True
+    kept = pool[~(changed & in_pool[twins])]
+    return kept
+
+
 def _select(strategy: Strategy, counts: np.ndarray, n: int, is_candidate: np.ndarray) -> int:
     """Row of ``counts`` that wins on the criteria and the tie-breaks; rows are
     in ascending order of code."""
@@ -482,12 +514,18 @@ def choose(
             return int(cands[first])
     scored = pool.shape[0] * n  # what the budget counts (the pool before reduction)
     kernels = compiled(scored)
-    if kernels is not None and not strategy.candidates_only:
+    if not strategy.candidates_only:
         # Guesses that differ only in colours no candidate has score alike:
         # only the first of them (the one the tie-breaks would take) is
         # scored. The first to split the candidates perfectly is never
         # dropped either: a smaller twin would split them alike.
-        pool = kernels.without_dead_variants(table.digits, pool, cands, table.colors)
+        # (In numpy, only where each pair's reply is worked out, not read off
+        # a kept matrix: reading is cheaper than the sorting out.)
+        distinct = size is not None and size.distinct_guesses
+        if kernels is not None and not distinct:
+            pool = kernels.without_dead_variants(table.digits, pool, cands, table.colors)
+        elif kernels is None and table.kept(pool, cands) is None:
+            pool = without_dead_variants(table.digits, pool, cands, table.colors, distinct)
     counts = None
     if strategy.perfect_split_wins:
         first, counts = table.perfect_or_counts(pool, cands)

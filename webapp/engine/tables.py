@@ -16,6 +16,7 @@ a few thousand codes (Bulls and Cows included) never loads numba.
 
 from __future__ import annotations
 
+import math
 import threading
 from functools import lru_cache
 from typing import Any, cast
@@ -92,6 +93,32 @@ def feedback_numpy(g_digits: Array, g_counts: Array, digits: Array, counts: Arra
     for c in range(g_counts.shape[1]):
         out += np.minimum(g_counts[:, c, None], counts[None, :, c])
     return out
+
+
+def feedback_by_tables(guesses: Array, codes: Array, small: tuple[Array, ...], pegs: int) -> Array:
+    """:func:`feedback_numpy` from the small tables of :func:`small_tables`
+    (three lookups a pair: black pegs of the first pegs and of the last
+    ones, colours in common), several times faster; whole rows for the
+    shorter index, then the longer one taken from them. The result may be a
+    transposed view."""
+    if guesses.shape[0] <= codes.shape[0]:
+        return _by_tables(guesses, codes, small, pegs)
+    return _by_tables(codes, guesses, small, pegs).T
+
+
+def _by_tables(rows: Array, columns: Array, small: tuple[Array, ...], pegs: int) -> Array:
+    first, last, multiset, black_first, black_last, common = small
+    out: Array = np.take(black_first[first[rows]], first[columns], axis=1)
+    out += np.take(black_last[last[rows]], last[columns], axis=1)
+    out *= np.uint8(pegs)
+    out += np.take(common[multiset[rows]], multiset[columns], axis=1)
+    return out
+
+
+# Replies come from the small tables in numpy for boards of at most this many
+# colour multisets (4 × 10 has 715, 5 × 8 792; 6 × 9's 3,003 would make the
+# table of colours in common 9 MB).
+SMALL_TABLE_SETS = 1000
 
 
 def counts_numpy(rows: np.ndarray, slots: int) -> np.ndarray:
@@ -254,6 +281,8 @@ class FeedbackTable:
             return block.T if transposed else block
         kernels = compiled(len(guesses) * len(codes))
         if kernels is None:
+            if math.comb(self.pegs + self.colors - 1, self.pegs) <= SMALL_TABLE_SETS:
+                return feedback_by_tables(guesses, codes, small_tables(self.pegs, self.colors), self.pegs)
             return feedback_numpy(
                 self.digits[guesses], self.counts[guesses], self.digits[codes], self.counts[codes], self.pegs
             )
