@@ -39,6 +39,15 @@ def _perfect(row: Array, cands: Array, seen: Array, stamp: int) -> bool:
 
 
 @njit(cache=True, nogil=True)
+def _bits(x: np.uint64) -> int:
+    """How many bits of ``x`` are set."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True, nogil=True)
 def _one_pair(row: Array, cands: Array, counts: Array, slots: int) -> bool:
     """True when ``row`` splits ``cands`` into single codes and exactly one pair."""
     counts[:] = 0
@@ -204,16 +213,20 @@ def bounds_by_classes(
 ) -> None:
     """Each guess's lower bound: n, plus the bound of each class it leaves;
     none for a guess that learns nothing or leaves a class too large for the
-    guesses left."""
+    guesses left. The class sizes of every guess are counted candidate by
+    candidate: the matrix is symmetric, so each candidate's row is read
+    along the (ascending) pool, which stays in the cache."""
     n = cands.shape[0]
-    for i in range(pool.shape[0]):
-        row = F[pool[i]]
-        counts[:] = 0
-        for c in cands:
-            counts[row[c]] += 1
+    m = pool.shape[0]
+    sizes = np.zeros((m, slots), np.int32)
+    for c in cands:
+        row = F[c]
+        for i in range(m):
+            sizes[i, row[pool[i]]] += 1
+    for i in range(m):
         total = n
         for s in range(slots):
-            k = counts[s]
+            k = sizes[i, s]
             if k == 0 or s == solved:
                 continue
             if k == n or k > limit:  # no information, or too many for the guesses left
@@ -408,18 +421,18 @@ def solve(
         # Every class then has a bound of 2k - 1, so a guess's bound is
         # 3n - 2 * (1 if it is a candidate) - (number of classes left):
         # counting distinct replies is enough.
+        # Each guess's replies as bits of one word, read candidate by
+        # candidate: the matrix is symmetric, so each candidate's row is
+        # read along the (ascending) pool, which stays in the cache.
+        masks = np.zeros(m, np.uint64)
+        for c in cands:
+            row = F[c]
+            for i in range(m):
+                masks[i] |= np.uint64(1) << np.uint64(row[pool[i]])
+        solved_bit = np.uint64(1) << np.uint64(solved)
         for i in range(m):
-            row = F[pool[i]]
-            stamp = n + m + 2 + i
-            classes = 0
-            candidate = 0
-            for c in cands:
-                r = row[c]
-                if r == solved:
-                    candidate = 1
-                elif seen[r] != stamp:
-                    seen[r] = stamp
-                    classes += 1
+            candidate = 1 if masks[i] & solved_bit else 0
+            classes = _bits(masks[i] & ~solved_bit)
             bounds[i] = INF if (classes == 1 and candidate == 0) else 3 * n - 2 * candidate - classes
     else:
         bounds_by_classes(F, cands, pool, bounds, counts, lbtab, limit, slots, solved)
