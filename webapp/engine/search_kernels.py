@@ -28,17 +28,6 @@ PROBES = 8
 
 
 @njit(cache=True, nogil=True)
-def _perfect(row: Array, cands: Array, seen: Array, stamp: int) -> bool:
-    """True when ``row`` gives every code of ``cands`` its own reply."""
-    for c in cands:
-        r = row[c]
-        if seen[r] == stamp:
-            return False
-        seen[r] = stamp
-    return True
-
-
-@njit(cache=True, nogil=True)
 def _bits(x: np.uint64) -> int:
     """How many bits of ``x`` are set."""
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
@@ -48,18 +37,17 @@ def _bits(x: np.uint64) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _one_pair(row: Array, cands: Array, counts: Array, slots: int) -> bool:
-    """True when ``row`` splits ``cands`` into single codes and exactly one pair."""
-    counts[:] = 0
-    pairs = 0
+def _reply_words(F: Array, cands: Array, guesses: Array) -> Array:
+    """For each guess, the replies it gets from ``cands`` (at most one
+    word's worth of replies) as the bits of one word. Read candidate by
+    candidate: the matrix is symmetric, so each candidate's row is read
+    along the (ascending) guesses, which stays in the cache."""
+    words = np.zeros(guesses.shape[0], np.uint64)
     for c in cands:
-        r = row[c]
-        counts[r] += 1
-        if counts[r] == 2:
-            pairs += 1
-        elif counts[r] > 2:
-            return False
-    return pairs == 1
+        row = F[c]
+        for i in range(guesses.shape[0]):
+            words[i] |= np.uint64(1) << np.uint64(row[guesses[i]])
+    return words
 
 
 @njit(cache=True, nogil=True)
@@ -368,10 +356,15 @@ def solve(
             stats[3] += 1
             return int(known)
 
-    seen = np.zeros(slots, np.int64)
-    if n <= replies:
+    # With no more codes than replies, each guess's replies are the bits of
+    # one word (n bits: a perfect split; n - 1: one pair), and the closed
+    # forms below read those words before any guess is expanded.
+    small = n <= replies
+    solved_bit = np.uint64(1) << np.uint64(solved)
+    if small:
+        c_words = _reply_words(F, cands, cands)
         for i in range(n):
-            if _perfect(F[cands[i]], cands, seen, i + 1):
+            if _bits(c_words[i]) == n:  # every candidate its own reply
                 stats[4] += 1
                 store_exact(table, key, 2 * n - 1, cands[i])
                 return int(2 * n - 1)
@@ -384,29 +377,34 @@ def solve(
     if group.shape[0] > 1 and played != 0:  # before any guess the pool is one code per pattern
         pool = orbit_minima(pool, group, digits, played, group.shape[1] - digits.shape[1], F.shape[0])
     m = pool.shape[0]
-    if n <= replies and not candidates_only:
-        for i in range(m):
-            if _perfect(F[pool[i]], cands, seen, n + 1 + i):
-                stats[4] += 1
-                store_exact(table, key, 2 * n, pool[i])
-                return int(2 * n)
-    if n <= replies and depth_left >= 3:
+    if small:
+        words = _reply_words(F, cands, pool)
+        if not candidates_only:
+            for i in range(m):
+                if _bits(words[i]) == n:
+                    stats[4] += 1
+                    store_exact(table, key, 2 * n, pool[i])
+                    return int(2 * n)
+    counts = np.zeros(slots, np.int64)
+    if small and depth_left >= 3:
         # No guess splits everything, so the total is at least 2n; a candidate
-        # that leaves one pair and single codes reaches it (the pair's second
-        # code needs a third guess).
+        # that leaves one pair and single codes (n - 1 replies) reaches it (the
+        # pair's second code needs a third guess).
         for i in range(n):
-            if _one_pair(F[cands[i]], cands, seen, slots):
+            if _bits(c_words[i]) == n - 1:
                 stats[4] += 1
                 store_exact(table, key, 2 * n, cands[i])
                 return int(2 * n)
-
-    counts = np.zeros(slots, np.int64)
-    if n <= replies and depth_left >= 3:
         # Now the total is at least 2n + 1. A guess that reaches it with
         # classes of at most two codes (whose totals are exact) is optimal:
         # look among the candidates, then the pool, and stop at the first.
+        # Only a guess whose word gives 2n + 1 can: its classes are counted.
         target = 2 * n + 1
         for j in range(n + m):
+            word = c_words[j] if j < n else words[j - n]
+            candidate = 1 if word & solved_bit else 0
+            if 3 * n - 2 * candidate - _bits(word & ~solved_bit) != target:
+                continue
             g = cands[j] if j < n else pool[j - n]
             if _pairs_total(F[g], cands, counts, slots, solved) == target:
                 stats[4] += 1
@@ -417,22 +415,13 @@ def solve(
     # A lower bound for every guess: n, plus the bound of each class left.
     bounds = np.empty(m, np.int64)
     limit = cap[depth_left - 1]
-    if n <= replies and limit >= n:
+    if small and limit >= n:
         # Every class then has a bound of 2k - 1, so a guess's bound is
         # 3n - 2 * (1 if it is a candidate) - (number of classes left):
         # counting distinct replies is enough.
-        # Each guess's replies as bits of one word, read candidate by
-        # candidate: the matrix is symmetric, so each candidate's row is
-        # read along the (ascending) pool, which stays in the cache.
-        masks = np.zeros(m, np.uint64)
-        for c in cands:
-            row = F[c]
-            for i in range(m):
-                masks[i] |= np.uint64(1) << np.uint64(row[pool[i]])
-        solved_bit = np.uint64(1) << np.uint64(solved)
         for i in range(m):
-            candidate = 1 if masks[i] & solved_bit else 0
-            classes = _bits(masks[i] & ~solved_bit)
+            candidate = 1 if words[i] & solved_bit else 0
+            classes = _bits(words[i] & ~solved_bit)
             bounds[i] = INF if (classes == 1 and candidate == 0) else 3 * n - 2 * candidate - classes
     else:
         bounds_by_classes(F, cands, pool, bounds, counts, lbtab, limit, slots, solved)
