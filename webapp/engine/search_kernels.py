@@ -207,16 +207,21 @@ def bounds_by_classes(
     n = cands.shape[0]
     m = pool.shape[0]
     sizes = np.zeros((m, slots), np.int32)
+    words = np.zeros(m, np.uint64)  # the replies met, as bits: only their sizes are read
     for c in cands:
         row = F[c]
         for i in range(m):
-            sizes[i, row[pool[i]]] += 1
+            r = row[pool[i]]
+            sizes[i, r] += 1
+            words[i] |= np.uint64(1) << np.uint64(r)
+    solved_bit = np.uint64(1) << np.uint64(solved)
     for i in range(m):
         total = n
-        for s in range(slots):
-            k = sizes[i, s]
-            if k == 0 or s == solved:
-                continue
+        word = words[i] & ~solved_bit
+        while word:
+            low = word & (~word + np.uint64(1))
+            word ^= low
+            k = sizes[i, _bits(low - np.uint64(1))]
             if k == n or k > limit:  # no information, or too many for the guesses left
                 total = INF
                 break
