@@ -66,6 +66,13 @@ JOBS = [
     ),
     ("optimal 4×7", ["optimal", "--pegs", "4", "--colors", "7"], ["-r", "p4c7r", "-s", "optimal"], 3, True),
     (
+        "optimal 5×5 (searched, not the shipped tree)",
+        ["optimal", "--pegs", "5", "--colors", "5", "--search"],
+        ["-r", "p5c5r", "-s", "optimal"],
+        3,
+        True,
+    ),
+    (
         "tree Bulls and Cows minimax-lex (peer: minmax)",
         ["analyse", "--preset", "bulls-and-cows", "--strategy", "minimax-lex"],
         ["-r", "bc", "-s", "minmax"],
@@ -86,7 +93,13 @@ JOBS = [
         3,
         False,
     ),
-    ("optimal Bulls and Cows", ["optimal", "--preset", "bulls-and-cows"], ["-r", "bc", "-s", "optimal"], 1, True),
+    (
+        "optimal Bulls and Cows (searched)",
+        ["optimal", "--preset", "bulls-and-cows", "--search"],
+        ["-r", "bc", "-s", "optimal"],
+        1,
+        True,
+    ),
 ]
 
 
