@@ -106,7 +106,7 @@ def search_workers() -> int:
 
 
 def table_rows(size: GameSize) -> int:
-    """Rows of a solver's transposition table (32 bytes each; the system
+    """Rows of a solver's transposition table (16 bytes each; the system
     gives the memory as rows are first written): more for larger boards,
     whose searches meet more positions."""
     if size.n_codes <= 1296:

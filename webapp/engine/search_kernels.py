@@ -16,15 +16,41 @@ SmallTables = tuple[Array, ...]
 
 INF = 1 << 40
 
-# The transposition table is a plain array of rows (key, exact total, lower
-# bound, guess), open addressing with linear probing: a key's row is one of
-# PROBES rows from its home row (key modulo the row count). Key 0 marks an
-# empty row (position_key never returns 0). When all PROBES rows hold other
+# The transposition table is a plain array of rows (key, entry), open
+# addressing with linear probing: a key's row is one of PROBES rows from its
+# home row (key modulo the row count). Key 0 marks an empty row
+# (position_key never returns 0). When all PROBES rows hold other
 # positions, the home row is overwritten: the table forgets, it never fills,
-# and the search stays exact (a forgotten position is searched again). No
-# exact total is -1, no lower bound 0, no guess -1.
-KEY, EXACT, LOWER, GUESS = 0, 1, 2, 3
+# and the search stays exact (a forgotten position is searched again).
+# The entry packs three fields of FIELD bits: the exact total plus one (0:
+# not known), the lower bound (at most FIELD_MAX: a larger one is kept as
+# FIELD_MAX, still a lower bound) and the guess plus one (0: none). Two
+# words a row instead of four: twice the positions in the same memory.
+KEY, ENTRY = 0, 1
 PROBES = 8
+FIELD = 21
+FIELD_MAX = (1 << FIELD) - 1
+
+
+@njit(cache=True, nogil=True)
+def _exact(entry: Any) -> int:
+    """The exact total an entry holds, or -1."""
+    return int(entry & FIELD_MAX) - 1
+
+
+@njit(cache=True, nogil=True)
+def _lower(entry: Any) -> int:
+    return int((entry >> FIELD) & FIELD_MAX)
+
+
+@njit(cache=True, nogil=True)
+def _guess(entry: Any) -> int:
+    return int((entry >> (2 * FIELD)) & FIELD_MAX) - 1
+
+
+@njit(cache=True, nogil=True)
+def _entry(exact: int, lower: int, guess: int) -> np.int64:
+    return np.int64((exact + 1) | (min(lower, FIELD_MAX) << FIELD) | ((guess + 1) << (2 * FIELD)))
 
 
 @njit(cache=True, nogil=True)
@@ -189,9 +215,7 @@ def claim_row(table: Table, key: Any) -> int:
     else:
         i = home
     table[i, KEY] = key
-    table[i, EXACT] = -1
-    table[i, LOWER] = 0
-    table[i, GUESS] = -1
+    table[i, ENTRY] = 0
     return int(i)
 
 
@@ -353,10 +377,11 @@ def solve(
     row = find_row(table, key)
     known = 0
     if row >= 0:
-        if table[row, EXACT] >= 0:
+        entry = table[row, ENTRY]
+        if _exact(entry) >= 0:
             stats[3] += 1
-            return int(table[row, EXACT])
-        known = table[row, LOWER]
+            return _exact(entry)
+        known = _lower(entry)
         if known >= bound:
             stats[3] += 1
             return int(known)
@@ -505,23 +530,23 @@ def solve(
         store_exact(table, key, best, best_guess)
     else:
         row = claim_row(table, key)
-        if table[row, LOWER] < bound:
-            table[row, LOWER] = bound
+        entry = table[row, ENTRY]
+        if _lower(entry) < bound:
+            table[row, ENTRY] = _entry(_exact(entry), bound, _guess(entry))
     return best
 
 
 @njit(cache=True, nogil=True)
 def store_exact(table: Table, key: Any, value: int, guess: int) -> None:
     row = claim_row(table, key)
-    table[row, EXACT] = value
-    table[row, GUESS] = guess
+    table[row, ENTRY] = _entry(value, _lower(table[row, ENTRY]), guess)
 
 
 @njit(cache=True, nogil=True)
 def table_get(table: Table, key: Any) -> int:
     """The guess stored for ``key`` (-1 if the table has forgotten it)."""
     row = find_row(table, key)
-    return -1 if row < 0 else int(table[row, GUESS])
+    return -1 if row < 0 else _guess(table[row, ENTRY])
 
 
 @njit(cache=True, nogil=True)
@@ -533,17 +558,15 @@ def merge_tables(table: Table, other: Table) -> None:
         if key == 0:
             continue
         row = claim_row(table, key)
-        if other[i, EXACT] >= 0:
-            table[row, EXACT] = other[i, EXACT]
-            table[row, GUESS] = other[i, GUESS]
-        if other[i, LOWER] > table[row, LOWER]:
-            table[row, LOWER] = other[i, LOWER]
+        mine, theirs = table[row, ENTRY], other[i, ENTRY]
+        exact, guess = (_exact(theirs), _guess(theirs)) if _exact(theirs) >= 0 else (_exact(mine), _guess(mine))
+        table[row, ENTRY] = _entry(exact, max(_lower(mine), _lower(theirs)), guess)
 
 
 def new_table(rows: int) -> Table:
     """An empty table of ``rows`` rows (a power of two); the memory is taken
     from the system as rows are first written."""
-    return np.zeros((rows, 4), dtype=np.int64)
+    return np.zeros((rows, 2), dtype=np.int64)
 
 
 def table_size(table: Table) -> int:
