@@ -209,6 +209,8 @@ def small_tables(pegs: int, colors: int) -> tuple[Array, ...]:
 def _indices(values: Array) -> Indices:
     """Code indices as the kernels take them: contiguous, writable int64
     (one argument type, so each kernel is compiled once)."""
+    if values.dtype == np.int64 and values.flags.c_contiguous and values.flags.writeable:
+        return values  # the usual case, without np.require's overhead
     return np.require(values, np.int64, ["C", "W"])
 
 
