@@ -219,6 +219,10 @@ def claim_row(table: Table, key: Any) -> int:
     return int(i)
 
 
+# Guesses bounded together by bounds_by_classes.
+BOUND_BLOCK = 256
+
+
 @njit(cache=True, nogil=True)
 def bounds_by_classes(
     F: Array, cands: Array, pool: Array, bounds: Array, counts: Array, lbtab: Array, limit: int, slots: int, solved: int
@@ -230,27 +234,35 @@ def bounds_by_classes(
     along the (ascending) pool, which stays in the cache."""
     n = cands.shape[0]
     m = pool.shape[0]
-    sizes = np.zeros((m, slots), np.int32)
-    words = np.zeros(m, np.uint64)  # the replies met, as bits: only their sizes are read
-    for c in cands:
-        row = F[c]
-        for i in range(m):
-            r = row[pool[i]]
-            sizes[i, r] += 1
-            words[i] |= np.uint64(1) << np.uint64(r)
+    # A block of guesses at a time, so that their class sizes stay in the cache.
+    sizes = np.zeros((BOUND_BLOCK, slots), np.int32)
+    words = np.zeros(BOUND_BLOCK, np.uint64)  # the replies met, as bits: only their sizes are read
     solved_bit = np.uint64(1) << np.uint64(solved)
-    for i in range(m):
-        total = n
-        word = words[i] & ~solved_bit
-        while word:
-            low = word & (~word + np.uint64(1))
-            word ^= low
-            k = sizes[i, _bits(low - np.uint64(1))]
-            if k == n or k > limit:  # no information, or too many for the guesses left
-                total = INF
-                break
-            total += lbtab[k]
-        bounds[i] = total
+    for start in range(0, m, BOUND_BLOCK):
+        width = min(BOUND_BLOCK, m - start)
+        for c in cands:
+            row = F[c]
+            for j in range(width):
+                r = row[pool[start + j]]
+                sizes[j, r] += 1
+                words[j] |= np.uint64(1) << np.uint64(r)
+        for j in range(width):
+            total = n
+            word = words[j]
+            while word:
+                low = word & (~word + np.uint64(1))
+                word ^= low
+                r = _bits(low - np.uint64(1))
+                k = sizes[j, r]
+                sizes[j, r] = 0  # cleared for the next block
+                if low == solved_bit or total == INF:
+                    continue
+                if k == n or k > limit:  # no information, or too many for the guesses left
+                    total = INF
+                else:
+                    total += lbtab[k]
+            words[j] = 0
+            bounds[start + j] = total
 
 
 @njit(cache=True, nogil=True)
