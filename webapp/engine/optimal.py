@@ -111,8 +111,11 @@ def table_rows(size: GameSize) -> int:
     whose searches meet more positions."""
     if size.n_codes <= 1296:
         return 1 << 18
-    if size.n_codes <= MAX_OPTIMAL_CODES:
+    if size.n_codes <= 3125:  # up to 5 x 5
         return 1 << 20
+    # 4 x 8 on 2^20 rows forgot so much that building its tree after the
+    # search (which asks the table for each position's guess) took 510 s
+    # beside the search's 42 s; on 2^22 rows, nothing.
     return 1 << 22
 
 
