@@ -116,6 +116,7 @@ def test_perfect_or_counts_in_one_pass_agrees(head, threshold, monkeypatch):
 
     monkeypatch.setattr(kernels, "FEW_HEAD", head)
     monkeypatch.setattr(kernels, "PARALLEL_THRESHOLD", threshold)
+    monkeypatch.setattr(kernels, "THREADS", 2)  # the parallel path, whatever the machine
     pegs, colors = 4, 5
     matrix = feedback_matrix(pegs, colors)
     table = FeedbackTable(pegs, colors, matrix=None)

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit, prange
+from numba import config, njit, prange
 
 Array = npt.NDArray[Any]
 # A numba typed dictionary (int64 to int64), and the small tables of ``tables.small_tables``.
@@ -21,6 +21,18 @@ SmallTables = tuple[Array, ...]
 # Work below this many (guess, code) pairs runs on one thread: starting the
 # thread pool costs more than it saves.
 PARALLEL_THRESHOLD = 200_000
+# The threads numba may use (NUMBA_NUM_THREADS, every core by default). With
+# one, the parallel kernels are never called: they would load a threading
+# layer and compile-cache entries of their own for nothing (0.1-0.4 s of a
+# one-thread 5 x 8 tree).
+THREADS: int = config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
+
+
+def parallel(pairs: int) -> bool:
+    """Whether work of ``pairs`` (guess, code) pairs goes to the parallel kernels."""
+    return THREADS > 1 and pairs >= PARALLEL_THRESHOLD
+
+
 # Parallel kernels already use every core, and numba's fallback thread pool
 # (workqueue, used where OpenMP is missing) must not be entered by two threads
 # at once: threads of a web server take turns here.
@@ -102,7 +114,7 @@ def counts_from_matrix_parallel(matrix: Array, guesses: Array, codes: Array, slo
 
 def counts_from_matrix(matrix: Array, guesses: Array, codes: Array, slots: int) -> Array:
     """Class sizes of the partition each guess makes of ``codes``: ``(len(guesses), slots)``."""
-    if guesses.shape[0] * codes.shape[0] >= PARALLEL_THRESHOLD:
+    if parallel(guesses.shape[0] * codes.shape[0]):
         with PARALLEL_LOCK:
             return counts_from_matrix_parallel(matrix, guesses, codes, slots)
     return counts_from_matrix_serial(matrix, guesses, codes, slots)
@@ -172,7 +184,7 @@ def counts_direct(
     """Like :func:`counts_from_matrix`, computing feedback on the fly:
     ``guesses`` index ``digits`` and ``counts`` (every code's pegs and colour
     counts); the codes come column-wise in ``digits_t`` and ``counts_t``."""
-    if guesses.shape[0] * digits_t.shape[1] >= PARALLEL_THRESHOLD:
+    if parallel(guesses.shape[0] * digits_t.shape[1]):
         with PARALLEL_LOCK:
             return counts_direct_parallel(digits, counts, guesses, digits_t, counts_t, pegs, slots)
     return counts_direct_serial(digits, counts, guesses, digits_t, counts_t, pegs, slots)
@@ -222,7 +234,7 @@ def counts_few(guesses: Array, codes: Array, small: SmallTables, pegs: int, slot
     """Like :func:`counts_direct` for a few ``codes``, with the tables of
     ``tables.small_tables``."""
     ca, cb, cm = small[0][codes], small[1][codes], small[2][codes]
-    if guesses.shape[0] * codes.shape[0] >= PARALLEL_THRESHOLD:
+    if parallel(guesses.shape[0] * codes.shape[0]):
         with PARALLEL_LOCK:
             return counts_few_parallel(guesses, ca, cb, cm, small, pegs, slots)
     return counts_few_serial(guesses, ca, cb, cm, small, pegs, slots)
@@ -309,7 +321,7 @@ def perfect_or_counts_few(guesses: Array, codes: Array, small: SmallTables, pegs
     sizes (as :func:`counts_few`), in one pass over the guesses."""
     ca, cb, cm = small[0][codes], small[1][codes], small[2][codes]
     n = guesses.shape[0]
-    if n * codes.shape[0] < PARALLEL_THRESHOLD or n <= FEW_HEAD:
+    if not parallel(n * codes.shape[0]) or n <= FEW_HEAD:
         first, counts = perfect_or_counts_serial(guesses, ca, cb, cm, small, pegs, slots)
         return (first, None) if first >= 0 else (-1, counts)
     first, head = perfect_or_counts_serial(guesses[:FEW_HEAD], ca, cb, cm, small, pegs, slots)
