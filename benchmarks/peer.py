@@ -118,6 +118,12 @@ def timed(command: list[str], threads: int | None = None) -> tuple[float, float,
     return float(seconds), int(kib) / 1024, result.stdout
 
 
+def compile_app() -> None:
+    """The app's modules compiled to bytecode, as `make` leaves them: no
+    command timed here compiles them as it starts."""
+    compileall.compile_dir(ROOT / "webapp", quiet=1)
+
+
 def total_in(output: str) -> int | None:
     """The total of guesses in either program's table (the second column of its row)."""
     for line in output.splitlines():
@@ -188,8 +194,7 @@ def print_row(r: dict, with_peer: bool) -> None:
 def main(peer: str | None, slow: bool = False, only: str | None = None, threads: int | None = None) -> None:
     if peer and not os.access(peer, os.X_OK):
         raise SystemExit(f"--peer {peer}: not an executable file")
-    # As installed (make does this too): no command compiles the app's modules as it starts.
-    compileall.compile_dir(ROOT / "webapp", quiet=1)
+    compile_app()
     ours = f"both on {threads} thread(s)" if threads else "this project on every core (2 here), the peer on one thread"
     print(f"whole-process wall time (min–median of alternating runs) and peak RSS; {ours}")
     header(bool(peer))

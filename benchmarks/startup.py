@@ -13,13 +13,10 @@ A time is the best of ``repeats`` wall-clock runs of ``mastermind analyse
 
 from __future__ import annotations
 
-import compileall
 import json
-from pathlib import Path
 
-from .peer import MASTERMIND, timed
+from .peer import MASTERMIND, compile_app, timed
 
-ROOT = Path(__file__).resolve().parent.parent
 GOAL = 0.25
 
 # (label, board arguments): the largest board of up to 5,040 codes for each
@@ -57,7 +54,7 @@ def jobs() -> list[tuple[str, list[str]]]:
 
 
 def main(only: str | None = None, repeats: int = 3) -> None:
-    compileall.compile_dir(ROOT / "webapp", quiet=1)
+    compile_app()
     print(f"whole process, best of {repeats}; * over {GOAL} s")
     print(f"{'tree':62} {'seconds':>8} {'MiB':>5} {'total':>7}")
     worst = 0.0
