@@ -197,35 +197,16 @@ def counts_direct(
 
 @njit(cache=True, nogil=True)
 def _counts_few_block(
-    out: Array,
-    guesses: Array,
-    ca: Array,
-    cb: Array,
-    cm: Array,
-    small: SmallTables,
-    pegs: int,
-    start: int,
-    stop: int,
-    stop_at_perfect: bool,
-) -> int:
-    """Class sizes of ``guesses[start:stop]`` into ``out``; with
-    ``stop_at_perfect``, stopping at the first guess that gives every code
-    its own reply and returning its position (else -1)."""
+    out: Array, guesses: Array, ca: Array, cb: Array, cm: Array, small: SmallTables, pegs: int, start: int, stop: int
+) -> None:
     a_index, b_index, m_index, black_a, black_b, common = small
     n = ca.shape[0]
     for i in range(start, stop):
         g = guesses[i]
         ra, rb, rm = black_a[a_index[g]], black_b[b_index[g]], common[m_index[g]]
         out_row = out[i]
-        perfect = True
         for j in range(n):
-            r = (ra[ca[j]] + rb[cb[j]]) * pegs + rm[cm[j]]
-            out_row[r] += 1
-            if stop_at_perfect and out_row[r] > 1:
-                perfect = False
-        if stop_at_perfect and perfect:
-            return i
-    return -1
+            out_row[(ra[ca[j]] + rb[cb[j]]) * pegs + rm[cm[j]]] += 1
 
 
 @njit(cache=True, nogil=True)
@@ -233,7 +214,7 @@ def counts_few_serial(
     guesses: Array, ca: Array, cb: Array, cm: Array, small: SmallTables, pegs: int, slots: int
 ) -> Array:
     out = np.zeros((guesses.shape[0], slots), np.int32)
-    _counts_few_block(out, guesses, ca, cb, cm, small, pegs, 0, guesses.shape[0], False)
+    _counts_few_block(out, guesses, ca, cb, cm, small, pegs, 0, guesses.shape[0])
     return out
 
 
@@ -245,7 +226,7 @@ def counts_few_parallel(
     out = np.zeros((n, slots), np.int32)
     blocks = (n + BLOCK - 1) // BLOCK
     for b in prange(blocks):
-        _counts_few_block(out, guesses, ca, cb, cm, small, pegs, b * BLOCK, min(n, (b + 1) * BLOCK), False)
+        _counts_few_block(out, guesses, ca, cb, cm, small, pegs, b * BLOCK, min(n, (b + 1) * BLOCK))
     return out
 
 
@@ -283,11 +264,36 @@ def first_perfect_split_few(guesses: Array, codes: Array, small: SmallTables, pe
 
 
 @njit(cache=True, nogil=True)
+def _perfect_or_counts_block(
+    out: Array, guesses: Array, ca: Array, cb: Array, cm: Array, small: SmallTables, pegs: int, start: int, stop: int
+) -> int:
+    """Class sizes of ``guesses[start:stop]`` into ``out``, stopping at the
+    first guess that gives every code its own reply: its position, or -1.
+    (Apart from :func:`_counts_few_block` on purpose: a flag tested at every
+    pair there would slow the plain count.)"""
+    a_index, b_index, m_index, black_a, black_b, common = small
+    n = ca.shape[0]
+    for i in range(start, stop):
+        g = guesses[i]
+        ra, rb, rm = black_a[a_index[g]], black_b[b_index[g]], common[m_index[g]]
+        out_row = out[i]
+        perfect = True
+        for j in range(n):
+            r = (ra[ca[j]] + rb[cb[j]]) * pegs + rm[cm[j]]
+            out_row[r] += 1
+            if out_row[r] > 1:
+                perfect = False
+        if perfect:
+            return i
+    return -1
+
+
+@njit(cache=True, nogil=True)
 def perfect_or_counts_serial(
     guesses: Array, ca: Array, cb: Array, cm: Array, small: SmallTables, pegs: int, slots: int
 ) -> tuple[int, Array]:
     out = np.zeros((guesses.shape[0], slots), np.int32)
-    return _counts_few_block(out, guesses, ca, cb, cm, small, pegs, 0, guesses.shape[0], True), out
+    return _perfect_or_counts_block(out, guesses, ca, cb, cm, small, pegs, 0, guesses.shape[0]), out
 
 
 @njit(cache=True, parallel=True)
@@ -299,7 +305,7 @@ def perfect_or_counts_parallel(
     blocks = (n + BLOCK - 1) // BLOCK
     firsts = np.full(blocks, -1, np.int64)
     for b in prange(blocks):
-        firsts[b] = _counts_few_block(out, guesses, ca, cb, cm, small, pegs, b * BLOCK, min(n, (b + 1) * BLOCK), True)
+        firsts[b] = _perfect_or_counts_block(out, guesses, ca, cb, cm, small, pegs, b * BLOCK, min(n, (b + 1) * BLOCK))
     for b in range(blocks):
         if firsts[b] >= 0:
             return firsts[b], out
