@@ -32,9 +32,10 @@ def test_an_optimal_search_on_the_cluster_is_the_one_process_search(fan, size):
     assert fanned.stats[0] > 0  # the workers' nodes are counted here
 
 
-def test_an_improved_tree_on_the_cluster_is_the_one_process_tree(fan):
-    alone = Improver(CLASSIC, small=8, width=3)
-    fanned = Improver(CLASSIC, small=8, width=3, fanout=fan)
+@pytest.mark.parametrize("small, width, deep", [(8, 3, 0), (4, 2, 60)])
+def test_an_improved_tree_on_the_cluster_is_the_one_process_tree(fan, small, width, deep):
+    alone = Improver(CLASSIC, small=small, width=width, deep=deep)
+    fanned = Improver(CLASSIC, small=small, width=width, deep=deep, fanout=fan)
     assert fanned.run() == alone.run()
     assert fanned.guesses() == alone.guesses()
     assert fanned.memory.base == alone.memory.base  # every base total came back

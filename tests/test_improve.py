@@ -52,6 +52,18 @@ def test_more_width_and_larger_endgames_never_lose():
     assert wide <= narrow
 
 
+def test_a_nested_rollout_never_loses_and_is_replayed():
+    """Weighing mid-sized classes by their own rollout: never worse than
+    weighing them by the base, and the tree realises its total."""
+    flat = Improver(CLASSIC, small=4, width=2).run()
+    nested = Improver(CLASSIC, small=4, width=2, deep=60)
+    total = nested.run()
+    assert total <= flat
+    assert nested.current == total
+    assert replayed(CLASSIC, nested.guesses()).total == total
+    assert nested.document(total)["method"] == {"base": "entropy", "small": 4, "width": 2, "deep": 60}
+
+
 class Stop(Exception):
     pass
 
@@ -99,6 +111,7 @@ def test_improve_command(tmp_path, capsys):
     assert summary["total"] == document["total"] == replayed(GameSize(3, 4), document["guesses"]).total
     assert summary["method"] == {"base": "entropy", "small": 4, "width": 2}
     assert main(["improve", "--pegs", "3", "--colors", "4", "--small", "1"]) == 2
+    assert main(["improve", "--pegs", "3", "--colors", "4", "--small", "4", "--deep", "4"]) == 2
 
 
 def test_the_shipped_super_mastermind_tree():

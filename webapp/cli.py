@@ -405,6 +405,8 @@ def cmd_improve(args, out) -> None:
     check_analysable(size)
     if args.small < 2 or args.width < 1:
         raise UsageError("--small must be at least 2 and --width at least 1")
+    if args.deep and args.deep <= args.small:
+        raise UsageError("--deep must be larger than --small")
     progress = Progress("improving", "codes placed", every=args.every)
     started = time.perf_counter()
     with fanout_of(args, default_workers=os.cpu_count() or 1) as fanout:
@@ -412,6 +414,7 @@ def cmd_improve(args, out) -> None:
             size,
             small=args.small,
             width=args.width,
+            deep=args.deep or 0,
             checkpoint=Path(args.checkpoint) if args.checkpoint else None,
             report=lambda placed, codes, current, _seconds: progress(placed, codes, current_total=current),
             fanout=fanout,
@@ -581,6 +584,12 @@ def build_parser() -> Parser:
     )
     improve_p.add_argument(
         "--width", type=int, default=6, metavar="K", help="guesses weighed at each larger position (default 6)"
+    )
+    improve_p.add_argument(
+        "--deep",
+        type=int,
+        metavar="M",
+        help="weigh classes of at most M codes by their own rollout, not the entropy rule's (a nested rollout)",
     )
     improve_p.add_argument("--checkpoint", metavar="FILE", help="keep what is learned here; a later run continues")
     improve_p.add_argument("--data", metavar="FILE", help="write the compact tree the app ships")

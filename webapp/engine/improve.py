@@ -10,7 +10,10 @@ The *improved* policy, at each position with more than ``small`` codes,
 scores the ``width`` guesses of highest entropy (the base's own choice among
 them) by what they would cost if the base policy played on: the codes of the
 position plus the base totals of the classes each guess leaves. It plays the
-cheapest, then does the same in every class. Since the base's choice is
+cheapest, then does the same in every class. With ``deep`` above ``small``
+the rollout is nested: a class of at most ``deep`` codes is weighed by the
+improved policy's own total, itself found by a rollout, rather than by the
+base's (a second rollout step, as iterated rollouts do). Since the base's choice is
 always among those scored, no position ends up worse than the base would
 play it, and the improved tree's total is at most the base's (the rollout
 algorithm of Bertsekas, Tsitsiklis and Wu, 1997).
@@ -97,15 +100,17 @@ class Improver:
         checkpoint: Path | None = None,
         report: Report | None = None,
         fanout: Fanout | None = None,
+        deep: int = 0,
     ):
         self.size, self.small, self.width = size, small, width
+        self.deep = max(deep, small)
         self.fanout = fanout
         self.solver = OptimalSolver(size, offline=True)
         self.table = self.solver.table
         self.base_strategy = get_strategy(BASE)
         self.kernels = compiled(size.n_codes**2)
         self.base_guesses: dict[str, int] = {}
-        self.memory = Checkpoint(checkpoint, f"{size.pegs}x{size.colors} small={small} width={width} base={BASE}")
+        self.memory = Checkpoint(checkpoint, f"{size.pegs}x{size.colors} {settings(small, width, self.deep)}")
         self.report = report
         self.placed = 0
         self.current = 0
@@ -166,6 +171,22 @@ class Improver:
         self.memory.learn_base(key, total)
         return total
 
+    def weight(self, cands: Array, played: int) -> int:
+        """What a class left by a contender counts for when guesses are
+        weighed: the improved total up to ``deep`` codes, else the base's."""
+        n = int(cands.shape[0])
+        if n <= self.small or n > self.deep:
+            return self.base(cands, played)
+        key = digest(cands)
+        if key in self.memory.done:
+            return self.memory.done[key][1]
+        # Weighing must not move the running figures: they follow the tree.
+        current, placed = self.current, self.placed
+        try:
+            return self.improved(cands, played)
+        finally:
+            self.current, self.placed = current, placed
+
     def contenders(self, cands: Array, played: int) -> list[int]:
         """The ``width`` guesses of highest entropy (ties to codes still
         possible, then ascending), and the base's own choice."""
@@ -196,7 +217,9 @@ class Improver:
         key = digest(cands)
         if key in self.memory.done:
             _, total = self.memory.done[key]
-            self.current += total - self.base(cands, played)
+            # What this position counted for so far: its own total if it was
+            # weighed by its rollout (nested), else the base's.
+            self.current += total - (total if n <= self.deep else self.base(cands, played))
             self.placed += n
             self._tell()
             return total
@@ -206,7 +229,7 @@ class Improver:
         scored = []
         for guess in contenders:
             after = self.next_played(played, guess)
-            scored.append((n + sum(self.base(c, after) for c in self.classes(guess, cands)), guess))
+            scored.append((n + sum(self.weight(c, after) for c in self.classes(guess, cands)), guess))
         estimate, guess = min(scored)
         self.current += estimate - self.base(cands, played)
         after = self.next_played(played, guess)
@@ -226,7 +249,7 @@ class Improver:
             for c in classes
         ]
         asked = [i for i, total in enumerate(totals) if total is None]
-        jobs = [(self.size, self.small, self.width, classes[i], played) for i in asked]
+        jobs = [(self.size, self.small, self.width, self.deep, classes[i], played) for i in asked]
 
         def learned(index: int, result: tuple[int, list[str]]) -> None:
             total, facts = result
@@ -256,7 +279,7 @@ class Improver:
                 key = digest(members)
                 if members.shape[0] > 2 and key not in self.memory.base:
                     wanted.setdefault(key, (members, after))
-        jobs = [(self.size, self.small, self.width, members, after) for members, after in wanted.values()]
+        jobs = [(self.size, self.small, self.width, self.deep, members, after) for members, after in wanted.values()]
 
         def learned(_index: int, result: tuple[int, list[tuple[str, int]]]) -> None:
             _total, facts = result
@@ -313,12 +336,12 @@ class Improver:
             "about": "Mastermind decision tree found by `mastermind improve`: the guesses of every node "
             "with three or more codes, in preorder, children by ascending reply (black, then white); "
             "codes are indices in ascending order (11111 is 0). Generated, do not edit. Regenerate with: "
-            + improve_command(size, self.small, self.width),
+            + improve_command(size, self.small, self.width, self.deep),
             "pegs": size.pegs,
             "colors": size.colors,
             "distinct": size.distinct,
             "max_guesses": None,
-            "method": {"base": BASE, "small": self.small, "width": self.width},
+            "method": method(self.small, self.width, self.deep),
             "total": total,
             "guesses": self.guesses(),
         }
@@ -328,9 +351,9 @@ class Improver:
 
 
 @lru_cache(maxsize=2)
-def worker_improver(size: GameSize, small: int, width: int) -> Improver:
+def worker_improver(size: GameSize, small: int, width: int, deep: int) -> Improver:
     """This worker process's improver (kept between jobs)."""
-    improver = Improver(size, small=small, width=width)
+    improver = Improver(size, small=small, width=width, deep=deep)
     improver.memory.every = float("inf")  # what a job learns goes back to the caller, never to a file
     return improver
 
@@ -338,8 +361,8 @@ def worker_improver(size: GameSize, small: int, width: int) -> Improver:
 def base_total(job: tuple[Any, ...]) -> tuple[int, list[tuple[str, int]]]:
     """The base policy's total of one position, and every base total the
     worker learned on the way (so the caller need not learn them again)."""
-    size, small, width, cands, played = job
-    improver = worker_improver(size, small, width)
+    size, small, width, deep, cands, played = job
+    improver = worker_improver(size, small, width, deep)
     improver.memory.pending.clear()
     total = improver.base(np.asarray(cands, dtype=np.int64), played)
     facts = []
@@ -354,8 +377,8 @@ def base_total(job: tuple[Any, ...]) -> tuple[int, list[tuple[str, int]]]:
 def improved_total(job: tuple[Any, ...]) -> tuple[int, list[str]]:
     """The improved policy's total of one position, and every fact learned
     on the way (checkpoint lines: base totals and finished positions)."""
-    size, small, width, cands, played = job
-    improver = worker_improver(size, small, width)
+    size, small, width, deep, cands, played = job
+    improver = worker_improver(size, small, width, deep)
     improver.memory.pending.clear()
     # Every finished position of the subtree must come back (the caller builds
     # the tree from them), even those an earlier job here already finished.
@@ -366,10 +389,24 @@ def improved_total(job: tuple[Any, ...]) -> tuple[int, list[str]]:
     return int(total), facts
 
 
-def improve_command(size: GameSize, small: int, width: int) -> str:
+def method(small: int, width: int, deep: int) -> dict[str, Any]:
+    """The settings of an improvement, as its data file records them."""
+    found: dict[str, Any] = {"base": BASE, "small": small, "width": width}
+    if deep > small:
+        found["deep"] = deep
+    return found
+
+
+def settings(small: int, width: int, deep: int) -> str:
+    """The settings line of a checkpoint file."""
+    return " ".join(f"{k}={v}" for k, v in method(small, width, deep).items() if k != "base") + f" base={BASE}"
+
+
+def improve_command(size: GameSize, small: int, width: int, deep: int = 0) -> str:
     from .best import data_name
 
+    nested = f" --deep {deep}" if deep > small else ""
     return (
-        f"mastermind improve --pegs {size.pegs} --colors {size.colors} --small {small} --width {width} "
+        f"mastermind improve --pegs {size.pegs} --colors {size.colors} --small {small} --width {width}{nested} "
         f"--checkpoint improve-{size.pegs}x{size.colors}.txt --data webapp/engine/data/{data_name(size)}"
     )
