@@ -273,7 +273,8 @@ def child_group(group: Array, digits: Array, g: int, played: int) -> Array:
     ``group`` holds one symmetry per row: ``π`` (``pegs`` columns, where
     ``(h∘π)[k] = h[π[k]]``), then ``σ`` over every colour, defined (>= 0) on
     the colours played so far and -1 on the others, which are interchangeable
-    anyway. A colour new in ``g`` may only map to a colour new in ``g``."""
+    anyway. A colour new in ``g`` may only map to a colour new in ``g``.
+    The identity fixes every guess, so row 0 stays the identity."""
     pegs = digits.shape[1]
     colors = group.shape[1] - pegs
     out = group.copy()
@@ -307,7 +308,9 @@ def orbit_minima(pool: Array, group: Array, digits: Array, played: int, colors: 
     the candidates onto themselves, so a guess and its image split them into
     classes of the same sizes, solved in the same number of guesses. The image
     is written with the unplayed colours renamed in order of first use, as the
-    pool writes every guess."""
+    pool writes every guess. Row 0 of ``group`` is the identity (as the
+    group of every position starts), which copies nothing; an image is
+    given up at its first digit larger than the guess's."""
     pegs = digits.shape[1]
     member = np.zeros(n_codes, np.bool_)
     for h in pool:
@@ -316,10 +319,11 @@ def orbit_minima(pool: Array, group: Array, digits: Array, played: int, colors: 
     rename = np.empty(colors, np.int64)
     for i in range(pool.shape[0]):
         h = pool[i]
-        for e in range(group.shape[0]):
+        for e in range(1, group.shape[0]):  # row 0 is the identity
             rename[:] = -1
             fresh = 0
             index = 0
+            smaller = False
             for k in range(pegs):
                 x = digits[h, group[e, k]]
                 y = group[e, pegs + x]
@@ -330,8 +334,12 @@ def orbit_minima(pool: Array, group: Array, digits: Array, played: int, colors: 
                         rename[x] = fresh
                         fresh += 1
                     y = rename[x]
+                if not smaller:
+                    if y > digits[h, k]:  # the image is the larger code
+                        break
+                    smaller = y < digits[h, k]
                 index = index * colors + y
-            if index < h and member[index]:
+            if smaller and member[index]:
                 keep[i] = False
                 break
     return pool[keep]
@@ -410,6 +418,10 @@ def solve(
                 stats[4] += 1
                 store_exact(table, key, 2 * n - 1, cands[i])
                 return int(2 * n - 1)
+        # Any other guess needs at least 2n: past the cut-off, stop here.
+        if bound <= 2 * n:
+            store_lower(table, key, 2 * n)
+            return int(2 * n)
     if candidates_only:
         pool = cands
     else:
@@ -437,7 +449,11 @@ def solve(
                 stats[4] += 1
                 store_exact(table, key, 2 * n, cands[i])
                 return int(2 * n)
-        # Now the total is at least 2n + 1. A guess that reaches it with
+        # Now the total is at least 2n + 1: past the cut-off, stop here.
+        if bound <= 2 * n + 1:
+            store_lower(table, key, 2 * n + 1)
+            return int(2 * n + 1)
+        # A guess that reaches it with
         # classes of at most two codes (whose totals are exact) is optimal:
         # look among the candidates, then the pool, and stop at the first.
         # Only a guess whose word gives 2n + 1 can: its classes are counted.
@@ -541,11 +557,17 @@ def solve(
     if best_guess >= 0 and best < bound:
         store_exact(table, key, best, best_guess)
     else:
-        row = claim_row(table, key)
-        entry = table[row, ENTRY]
-        if _lower(entry) < bound:
-            table[row, ENTRY] = _entry(_exact(entry), bound, _guess(entry))
+        store_lower(table, key, bound)
     return best
+
+
+@njit(cache=True, nogil=True)
+def store_lower(table: Table, key: Any, lower: int) -> None:
+    """Remember that the position's total is at least ``lower``."""
+    row = claim_row(table, key)
+    entry = table[row, ENTRY]
+    if _lower(entry) < lower:
+        table[row, ENTRY] = _entry(_exact(entry), lower, _guess(entry))
 
 
 @njit(cache=True, nogil=True)
