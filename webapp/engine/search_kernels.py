@@ -221,6 +221,9 @@ def claim_row(table: Table, key: Any) -> int:
 
 # Guesses bounded together by bounds_by_classes.
 BOUND_BLOCK = 256
+# Replies of the guesses of a small position are read this many guesses
+# first, then twice as many, and so on, until one splits every candidate.
+FIRST_BLOCK = 64
 
 
 @njit(cache=True, nogil=True)
@@ -432,13 +435,24 @@ def solve(
         pool = orbit_minima(pool, group, digits, played, group.shape[1] - digits.shape[1], F.shape[0])
     m = pool.shape[0]
     if small:
-        words = _reply_words(F, cands, pool)
-        if not candidates_only:
-            for i in range(m):
-                if _bits(words[i]) == n:
-                    stats[4] += 1
-                    store_exact(table, key, 2 * n, pool[i])
-                    return int(2 * n)
+        words = np.zeros(m, np.uint64)
+        # A block of guesses at a time, larger and larger: the first guess
+        # that splits every candidate ends the work (the candidates' rows
+        # stay in the cache between blocks).
+        start, width = 0, FIRST_BLOCK
+        while start < m:
+            stop = min(m, start + width)
+            for c in cands:
+                row = F[c]
+                for i in range(start, stop):
+                    words[i] |= np.uint64(1) << np.uint64(row[pool[i]])
+            if not candidates_only:
+                for i in range(start, stop):
+                    if _bits(words[i]) == n:
+                        stats[4] += 1
+                        store_exact(table, key, 2 * n, pool[i])
+                        return int(2 * n)
+            start, width = stop, 2 * width
     counts = np.zeros(slots, np.int64)
     if small and depth_left >= 3:
         # No guess splits everything, so the total is at least 2n; a candidate
