@@ -56,8 +56,12 @@ def test_a_nested_rollout_never_loses_and_is_replayed():
     """Weighing mid-sized classes by their own rollout: never worse than
     weighing them by the base, and the tree realises its total."""
     flat = Improver(CLASSIC, small=4, width=2).run()
-    nested = Improver(CLASSIC, small=4, width=2, deep=60)
+    placed = []
+    nested = Improver(CLASSIC, small=4, width=2, deep=60, report=lambda done, *_: placed.append(done))
     total = nested.run()
+    # Weighing a class by its own rollout is not progress: what is reported
+    # only moves forward, to every code placed.
+    assert placed == sorted(placed) and placed[-1] == CLASSIC.n_codes
     assert total <= flat
     assert nested.current == total
     assert replayed(CLASSIC, nested.guesses()).total == total

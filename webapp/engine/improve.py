@@ -10,12 +10,12 @@ The *improved* policy, at each position with more than ``small`` codes,
 scores the ``width`` guesses of highest entropy (the base's own choice among
 them) by what they would cost if the base policy played on: the codes of the
 position plus the base totals of the classes each guess leaves. It plays the
-cheapest, then does the same in every class. With ``deep`` above ``small``
-the rollout is nested: a class of at most ``deep`` codes is weighed by the
-improved policy's own total, itself found by a rollout, rather than by the
-base's (a second rollout step, as iterated rollouts do). Since the base's choice is
-always among those scored, no position ends up worse than the base would
-play it, and the improved tree's total is at most the base's (the rollout
+cheapest, then does the same in every class. With ``deep`` above
+``small`` the rollout is nested: a class of at most ``deep`` codes is
+weighed by the improved policy's own total, itself found by a rollout,
+rather than by the base's (a second rollout step, as iterated rollouts do).
+Since the base's choice is always among those scored, no position ends up
+worse than the base would play it, and the improved tree's total is at most the base's (the rollout
 algorithm of Bertsekas, Tsitsiklis and Wu, 1997).
 
 Given a Dask cluster (``fanout``), the base totals the root's scoring needs
@@ -114,6 +114,7 @@ class Improver:
         self.report = report
         self.placed = 0
         self.current = 0
+        self.weighing = 0  # how deep in weighing classes by their own rollout
         self.started = time.perf_counter()
         self.last_report = 0.0
 
@@ -180,12 +181,15 @@ class Improver:
         key = digest(cands)
         if key in self.memory.done:
             return self.memory.done[key][1]
-        # Weighing must not move the running figures: they follow the tree.
+        # Weighing must not move the running figures, nor report them: they
+        # follow the tree.
         current, placed = self.current, self.placed
+        self.weighing += 1
         try:
             return self.improved(cands, played)
         finally:
             self.current, self.placed = current, placed
+            self.weighing -= 1
 
     def contenders(self, cands: Array, played: int) -> list[int]:
         """The ``width`` guesses of highest entropy (ties to codes still
@@ -232,6 +236,8 @@ class Improver:
             scored.append((n + sum(self.weight(c, after) for c in self.classes(guess, cands)), guess))
         estimate, guess = min(scored)
         self.current += estimate - self.base(cands, played)
+        if np.isin(guess, cands):  # the guess itself is found here
+            self.placed += 1
         after = self.next_played(played, guess)
         if spread and self.fanout is not None:
             total = n + sum(self.spread(self.classes(guess, cands), after))
@@ -305,7 +311,7 @@ class Improver:
 
     def _tell(self, force: bool = False) -> None:
         now = time.perf_counter()
-        if self.report is not None and (force or now - self.last_report >= 0.2):
+        if self.report is not None and not self.weighing and (force or now - self.last_report >= 0.2):
             self.last_report = now
             self.report(self.placed, self.size.n_codes, self.current, now - self.started)
 
@@ -399,7 +405,8 @@ def method(small: int, width: int, deep: int) -> dict[str, Any]:
 
 def settings(small: int, width: int, deep: int) -> str:
     """The settings line of a checkpoint file."""
-    return " ".join(f"{k}={v}" for k, v in method(small, width, deep).items() if k != "base") + f" base={BASE}"
+    nested = f" deep={deep}" if deep > small else ""
+    return f"small={small} width={width}{nested} base={BASE}"
 
 
 def improve_command(size: GameSize, small: int, width: int, deep: int = 0) -> str:

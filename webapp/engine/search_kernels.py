@@ -63,17 +63,16 @@ def _bits(x: np.uint64) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _reply_words(F: Array, cands: Array, guesses: Array) -> Array:
-    """For each guess, the replies it gets from ``cands`` (at most one
-    word's worth of replies) as the bits of one word. Read candidate by
-    candidate: the matrix is symmetric, so each candidate's row is read
-    along the (ascending) guesses, which stays in the cache."""
-    words = np.zeros(guesses.shape[0], np.uint64)
+def _read_replies(F: Array, cands: Array, guesses: Array, words: Array, start: int, stop: int) -> None:
+    """For each of ``guesses[start:stop]``, the replies it gets from
+    ``cands`` (at most one word's worth of replies) as the bits of its word
+    in ``words``. Read candidate by candidate: the matrix is symmetric, so
+    each candidate's row is read along the (ascending) guesses, which stays
+    in the cache."""
     for c in cands:
         row = F[c]
-        for i in range(guesses.shape[0]):
+        for i in range(start, stop):
             words[i] |= np.uint64(1) << np.uint64(row[guesses[i]])
-    return words
 
 
 @njit(cache=True, nogil=True)
@@ -415,7 +414,8 @@ def solve(
     small = n <= replies
     solved_bit = np.uint64(1) << np.uint64(solved)
     if small:
-        c_words = _reply_words(F, cands, cands)
+        c_words = np.zeros(n, np.uint64)
+        _read_replies(F, cands, cands, c_words, 0, n)
         for i in range(n):
             if _bits(c_words[i]) == n:  # every candidate its own reply
                 stats[4] += 1
@@ -442,10 +442,7 @@ def solve(
         start, width = 0, FIRST_BLOCK
         while start < m:
             stop = min(m, start + width)
-            for c in cands:
-                row = F[c]
-                for i in range(start, stop):
-                    words[i] |= np.uint64(1) << np.uint64(row[pool[i]])
+            _read_replies(F, cands, pool, words, start, stop)
             if not candidates_only:
                 for i in range(start, stop):
                     if _bits(words[i]) == n:
@@ -467,10 +464,10 @@ def solve(
         if bound <= 2 * n + 1:
             store_lower(table, key, 2 * n + 1)
             return int(2 * n + 1)
-        # A guess that reaches it with
-        # classes of at most two codes (whose totals are exact) is optimal:
-        # look among the candidates, then the pool, and stop at the first.
-        # Only a guess whose word gives 2n + 1 can: its classes are counted.
+        # A guess that reaches it with classes of at most two codes (whose
+        # totals are exact) is optimal: look among the candidates, then the
+        # pool, and stop at the first. Only a guess whose word gives 2n + 1
+        # can: its classes are counted.
         target = 2 * n + 1
         for j in range(n + m):
             word = c_words[j] if j < n else words[j - n]
