@@ -21,7 +21,7 @@ from typing import Any
 
 from .engine import PRESETS, GameSize, MastermindError, Strategy, analyse, best_guess, get_strategy
 from .engine.codes import parse_history
-from .engine.optimal import shipped
+from .engine.optimal import EXACT_NODES, shipped
 from .engine.tables import feedback_table
 from .engine.tree import check_analysable
 
@@ -407,6 +407,10 @@ def cmd_improve(args, out) -> None:
         raise UsageError("--small must be at least 2 and --width at least 1")
     if args.deep and args.deep <= args.small:
         raise UsageError("--deep must be larger than --small")
+    if args.exact and args.exact <= args.small:
+        raise UsageError("--exact must be larger than --small")
+    if args.exact_nodes < 1:
+        raise UsageError("--exact-nodes must be at least 1")
     progress = Progress("improving", "codes placed", every=args.every)
     started = time.perf_counter()
     with fanout_of(args, default_workers=os.cpu_count() or 1) as fanout:
@@ -415,13 +419,20 @@ def cmd_improve(args, out) -> None:
             small=args.small,
             width=args.width,
             deep=args.deep or 0,
+            exact=args.exact or 0,
+            exact_nodes=args.exact_nodes,
             checkpoint=Path(args.checkpoint) if args.checkpoint else None,
             report=lambda placed, codes, current, _seconds: progress(placed, codes, current_total=current),
             fanout=fanout,
         )
         total = improver.run()
-    seconds = time.perf_counter() - started
     progress.close()
+    if improver.exact_limit > improver.small:
+        progress = Progress("polishing", "codes placed", every=args.every)
+        improver.report = lambda placed, codes, current, _seconds: progress(placed, codes, current_total=current)
+        total = improver.polish(total)
+        progress.close()
+    seconds = time.perf_counter() - started
     document = improver.document(total)
     # The tree must realise the total: replay it against every secret.
     from .engine.optimal import decode_tree, tree_chooser
@@ -590,6 +601,19 @@ def build_parser() -> Parser:
         type=int,
         metavar="M",
         help="weigh classes of at most M codes by their own rollout, not the entropy rule's (a nested rollout)",
+    )
+    improve_p.add_argument(
+        "--exact",
+        type=int,
+        metavar="E",
+        help="then solve each position of the tree with at most E codes exactly where that does better",
+    )
+    improve_p.add_argument(
+        "--exact-nodes",
+        type=int,
+        default=EXACT_NODES,
+        metavar="N",
+        help=f"positions the exact search may visit for each position polished (default {EXACT_NODES:,})",
     )
     improve_p.add_argument("--checkpoint", metavar="FILE", help="keep what is learned here; a later run continues")
     improve_p.add_argument("--data", metavar="FILE", help="write the compact tree the app ships")

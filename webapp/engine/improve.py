@@ -23,10 +23,21 @@ are worked out there, each class on its own, then each class of the root's
 guess is improved whole by a worker; both come back with every fact learned
 on the way: the same totals and tree, sooner.
 
+Finally (``exact`` above ``small``), the finished tree is polished: from
+the top down, every position of at most ``exact`` codes is given to the
+exact search with the tree's own total there as its cut-off and a budget of
+``exact_nodes`` positions (from an empty table each time, so the outcome
+does not depend on the order of work). Where the search finds a smaller total, that is
+the position's optimum and its optimal subtree replaces the tree's; where it
+does not (or runs out of budget), the position's classes are tried in turn.
+The tree's total can only fall.
+
 What is learned is kept in a checkpoint file, one line per fact: the base
-total of a position (``b``) and a finished position's guess and improved
-total (``c``), each under a digest of the position's codes. A later run with
-the same file continues where the last one stopped.
+total of a position (``b``), a finished position's guess and improved total
+(``c``), a polished position's optimum (``x``) and a position the polish
+could not better within a budget (``k``), each under a digest of the
+position's codes. A later run with the same file continues where the last
+one stopped.
 
 This is an offline computation: the exact search reads the whole feedback
 matrix (1 GiB at 5 × 8). The app reads the resulting tree (``best``).
@@ -44,9 +55,9 @@ import numpy as np
 
 from . import optimal
 from .codes import JSON, Array, GameSize, secret_indices
-from .optimal import UNBOUNDED, OptimalSolver
+from .optimal import EXACT_NODES, NO_WORK_LIMIT, UNBOUNDED, OptimalSolver
 from .optimal import position_digest as digest
-from .strategies import choose, get_strategy, negative_entropy, pool_of
+from .strategies import TooSlow, choose, get_strategy, negative_entropy, pool_of
 from .tables import compiled
 
 if TYPE_CHECKING:
@@ -67,11 +78,15 @@ Report = Callable[[int, int, int, float], None]
 
 class Checkpoint(optimal.Checkpoint):
     """What an improvement has learned: ``b`` the base total of a position,
-    ``c`` a finished position's guess and improved total."""
+    ``c`` a finished position's guess and improved total, ``x`` a position's
+    optimum found by the polish, ``k`` the budget within which the polish
+    found nothing better than the tree at a position."""
 
     def __init__(self, path: Path | None, settings: str, every: float = 10.0):
         self.base: dict[str, int] = {}
         self.done: dict[str, tuple[int, int]] = {}
+        self.optimum: dict[str, tuple[int, list[int]]] = {}
+        self.kept: dict[str, int] = {}
         super().__init__(path, settings, every)
 
     def read(self, kind: str, *values: str) -> None:
@@ -79,6 +94,10 @@ class Checkpoint(optimal.Checkpoint):
             self.base[values[0]] = int(values[1])
         elif kind == "c":
             self.done[values[0]] = (int(values[1]), int(values[2]))
+        elif kind == "x":
+            self.optimum[values[0]] = (int(values[1]), [int(g) for g in values[2].split(",") if g])
+        elif kind == "k":
+            self.kept[values[0]] = max(self.kept.get(values[0], 0), int(values[1]))
 
     def learn_base(self, key: str, total: int) -> None:
         self.base[key] = total
@@ -87,6 +106,14 @@ class Checkpoint(optimal.Checkpoint):
     def learn_done(self, key: str, guess: int, total: int) -> None:
         self.done[key] = (guess, total)
         self.note(f"c {key} {guess} {total}")
+
+    def learn_optimum(self, key: str, total: int, guesses: list[int]) -> None:
+        self.optimum[key] = (total, guesses)
+        self.note(f"x {key} {total} {','.join(map(str, guesses))},")
+
+    def learn_kept(self, key: str, nodes: int) -> None:
+        self.kept[key] = nodes
+        self.note(f"k {key} {nodes}")
 
 
 class Improver:
@@ -101,9 +128,12 @@ class Improver:
         report: Report | None = None,
         fanout: Fanout | None = None,
         deep: int = 0,
+        exact: int = 0,
+        exact_nodes: int = EXACT_NODES,
     ):
         self.size, self.small, self.width = size, small, width
         self.deep = max(deep, small)
+        self.exact_limit, self.exact_nodes = max(exact, small), exact_nodes
         self.fanout = fanout
         self.solver = OptimalSolver(size, offline=True)
         self.table = self.solver.table
@@ -309,6 +339,85 @@ class Improver:
         self._tell(force=True)
         return total
 
+    # --- the polish -------------------------------------------------------------------------
+
+    def polish(self, total: int) -> int:
+        """The tree's total once each position of at most ``exact`` codes is
+        solved exactly where the exact search beats the tree there, from the
+        top down (after :meth:`run`, which gave ``total``)."""
+        if self.exact_limit <= self.small:
+            return total
+        self.placed, self.current, self.started = 0, total, time.perf_counter()
+
+        def visit(cands: Array, played: int) -> int:
+            n = int(cands.shape[0])
+            if n <= self.small:
+                self.placed += n
+                self._tell()
+                return self.base(cands, played)
+            key = digest(cands)
+            guess, own = self.memory.done[key]
+            if n <= self.exact_limit:
+                found = self.optimum_below(cands, played, key, own)
+                if found is not None:
+                    self.current -= own - found
+                    self.placed += n
+                    self._tell()
+                    return found
+            if np.isin(guess, cands):
+                self.placed += 1
+            after = self.next_played(played, guess)
+            return n + sum(visit(c, after) for c in self.classes(guess, cands))
+
+        try:
+            polished = visit(secret_indices(self.size).astype(np.int64), 0)
+        finally:
+            self.memory.save()
+        self._tell(force=True)
+        return polished
+
+    def optimum_below(self, cands: Array, played: int, key: str, own: int) -> int | None:
+        """The optimum of a position if it is below ``own`` and the exact
+        search finds it within its budget, else None."""
+        known = self.memory.optimum.get(key)
+        if known is not None:
+            return known[0] if known[0] < own else None
+        if self.memory.kept.get(key, 0) >= self.exact_nodes:
+            return None
+        codes = np.ascontiguousarray(cands, dtype=np.int64)
+        # From an empty table, what the search finds within its budget does
+        # not hang on the positions searched before: any order of work (two
+        # runs merged, a resumed one) polishes the same tree.
+        self.solver.forget()
+        try:
+            found = int(self.solver._run(codes, played, DEPTH_LEFT, bound=own, nodes=self.exact_nodes))
+        except TooSlow:
+            self.memory.learn_kept(key, self.exact_nodes)
+            return None
+        if found >= own:  # proven: no budget would do better
+            self.memory.learn_kept(key, NO_WORK_LIMIT)
+            return None
+        # Below the cut-off the result is exact, and the search's table holds
+        # the optimal guess of every position on the way: read the subtree now.
+        self.memory.learn_optimum(key, found, self.exact_subtree(codes, played))
+        return found
+
+    def exact_subtree(self, cands: Array, played: int) -> list[int]:
+        """An optimal subtree's guesses, in the preorder of the shipped trees."""
+        out: list[int] = []
+
+        def visit(cands: Array, played: int) -> None:
+            if cands.shape[0] <= 2:
+                return
+            guess = self.exact_choice(cands, played)
+            out.append(guess)
+            after = self.next_played(played, guess)
+            for members in self.classes(guess, cands):
+                visit(members, after)
+
+        visit(cands, played)
+        return out
+
     def _tell(self, force: bool = False) -> None:
         now = time.perf_counter()
         if self.report is not None and not self.weighing and (force or now - self.last_report >= 0.2):
@@ -319,14 +428,22 @@ class Improver:
 
     def guesses(self) -> list[int]:
         """The improved tree in the compact preorder form of the shipped
-        trees (after :meth:`run`)."""
+        trees (after :meth:`run`, and :meth:`polish` if asked for)."""
         out: list[int] = []
 
         def visit(cands: Array, played: int) -> None:
             n = cands.shape[0]
             if n <= 2:
                 return
-            guess = self.exact_choice(cands, played) if n <= self.small else self.memory.done[digest(cands)][0]
+            if n <= self.small:
+                guess = self.exact_choice(cands, played)
+            else:
+                key = digest(cands)
+                polished = self.memory.optimum.get(key) if n <= self.exact_limit else None
+                if polished is not None and polished[0] < self.memory.done[key][1]:
+                    out.extend(polished[1])
+                    return
+                guess = self.memory.done[key][0]
             out.append(guess)
             after = self.next_played(played, guess)
             for members in self.classes(guess, cands):
@@ -342,12 +459,12 @@ class Improver:
             "about": "Mastermind decision tree found by `mastermind improve`: the guesses of every node "
             "with three or more codes, in preorder, children by ascending reply (black, then white); "
             "codes are indices in ascending order (11111 is 0). Generated, do not edit. Regenerate with: "
-            + improve_command(size, self.small, self.width, self.deep),
+            + improve_command(size, self.small, self.width, self.deep, self.exact_limit, self.exact_nodes),
             "pegs": size.pegs,
             "colors": size.colors,
             "distinct": size.distinct,
             "max_guesses": None,
-            "method": method(self.small, self.width, self.deep),
+            "method": method(self.small, self.width, self.deep, self.exact_limit, self.exact_nodes),
             "total": total,
             "guesses": self.guesses(),
         }
@@ -395,11 +512,14 @@ def improved_total(job: tuple[Any, ...]) -> tuple[int, list[str]]:
     return int(total), facts
 
 
-def method(small: int, width: int, deep: int) -> dict[str, Any]:
+def method(small: int, width: int, deep: int, exact: int = 0, exact_nodes: int = EXACT_NODES) -> dict[str, Any]:
     """The settings of an improvement, as its data file records them."""
     found: dict[str, Any] = {"base": BASE, "small": small, "width": width}
     if deep > small:
         found["deep"] = deep
+    if exact > small:
+        found["exact"] = exact
+        found["exact_nodes"] = exact_nodes
     return found
 
 
@@ -409,10 +529,14 @@ def settings(small: int, width: int, deep: int) -> str:
     return f"small={small} width={width}{nested} base={BASE}"
 
 
-def improve_command(size: GameSize, small: int, width: int, deep: int = 0) -> str:
+def improve_command(
+    size: GameSize, small: int, width: int, deep: int = 0, exact: int = 0, exact_nodes: int = EXACT_NODES
+) -> str:
     from .best import data_name
 
     nested = f" --deep {deep}" if deep > small else ""
+    if exact > small:
+        nested += f" --exact {exact}" + (f" --exact-nodes {exact_nodes}" if exact_nodes != EXACT_NODES else "")
     return (
         f"mastermind improve --pegs {size.pegs} --colors {size.colors} --small {small} --width {width}{nested} "
         f"--checkpoint improve-{size.pegs}x{size.colors}.txt --data webapp/engine/data/{data_name(size)}"

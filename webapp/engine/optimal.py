@@ -64,6 +64,9 @@ MAX_OPTIMAL_CODES = 4096
 NO_WORK_LIMIT = 2**62
 MAX_OPTIMAL_GUESSES = 5040
 MAX_MATRIX_CODES = 10_000
+# Positions `mastermind improve --exact` lets the search visit for each
+# position of the tree it polishes, by default.
+EXACT_NODES = 2_000_000
 
 
 def searchable(size: GameSize) -> bool:
@@ -187,7 +190,11 @@ class OptimalSolver:
         from .search_kernels import table_size
 
         if table_size(self.table_t) > entries:
-            self.table_t = _table(self.size)
+            self.forget()
+
+    def forget(self) -> None:
+        """Start again from an empty table."""
+        self.table_t = _table(self.size)
 
     def depth_left(self, depth: int) -> int:
         """Guesses still allowed at a node whose guess is number ``depth``
