@@ -41,6 +41,26 @@ def test_an_improved_tree_on_the_cluster_is_the_one_process_tree(fan, small, wid
     assert fanned.memory.base == alone.memory.base  # every base total came back
 
 
+def test_a_tree_polished_on_the_cluster_is_the_one_process_tree(fan):
+    """The polish's searches, a level of the tree at a time on two workers:
+    the same total, tree and facts as one process working top-down."""
+    settings = {"small": 4, "width": 1, "exact": 200, "exact_nodes": 2000}
+    alone = Improver(CLASSIC, **settings)
+    fanned = Improver(CLASSIC, **settings, fanout=fan)
+    plain = alone.run()
+    expected = alone.polish(plain)
+    assert fanned.run() == plain
+    placed = []
+    fanned.report = lambda done, *_: placed.append(done)
+    searched_here = int(fanned.solver.stats[0])
+    assert fanned.polish(plain) == expected < plain
+    assert int(fanned.solver.stats[0]) == searched_here  # every search ran on the workers
+    assert fanned.guesses() == alone.guesses()
+    assert fanned.memory.optimum == alone.memory.optimum and fanned.memory.kept == alone.memory.kept
+    assert fanned.current == expected
+    assert placed == sorted(placed) and placed[-1] == CLASSIC.n_codes
+
+
 def test_a_fanned_search_resumes_from_its_checkpoint(fan, tmp_path):
     path = tmp_path / "optimal.txt"
     whole = OptimalSolver(CLASSIC).total(fanout=fan, checkpoint=path)

@@ -426,12 +426,12 @@ def cmd_improve(args, out) -> None:
             fanout=fanout,
         )
         total = improver.run()
-    progress.close()
-    if improver.exact_limit > improver.small:
-        progress = Progress("polishing", "codes placed", every=args.every)
-        improver.report = lambda placed, codes, current, _seconds: progress(placed, codes, current_total=current)
-        total = improver.polish(total)
         progress.close()
+        if improver.exact_limit > improver.small:
+            polishing = Progress("polishing", "codes placed", every=args.every)
+            improver.report = lambda placed, codes, current, _seconds: polishing(placed, codes, current_total=current)
+            total = improver.polish(total)
+            polishing.close()
     seconds = time.perf_counter() - started
     document = improver.document(total)
     # The tree must realise the total: replay it against every secret.

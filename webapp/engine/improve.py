@@ -30,7 +30,8 @@ exact search with the tree's own total there as its cut-off and a budget of
 does not depend on the order of work). Where the search finds a smaller total, that is
 the position's optimum and its optimal subtree replaces the tree's; where it
 does not (or runs out of budget), the position's classes are tried in turn.
-The tree's total can only fall.
+The tree's total can only fall. With a cluster, the searches of each level
+of the tree run there at once.
 
 What is learned is kept in a checkpoint file, one line per fact: the base
 total of a position (``b``), a finished position's guess and improved total
@@ -344,10 +345,17 @@ class Improver:
     def polish(self, total: int) -> int:
         """The tree's total once each position of at most ``exact`` codes is
         solved exactly where the exact search beats the tree there, from the
-        top down (after :meth:`run`, which gave ``total``)."""
+        top down (after :meth:`run`, which gave ``total``). With a cluster,
+        the searches run there first, a level of the tree at a time."""
         if self.exact_limit <= self.small:
             return total
         self.placed, self.current, self.started = 0, total, time.perf_counter()
+        secrets = secret_indices(self.size).astype(np.int64)
+        report = self.report
+        if self.fanout is not None:
+            self.polish_on_cluster(secrets)
+            self.report = None  # what follows only reads back what the cluster found
+        self.placed, self.current = 0, total
 
         def visit(cands: Array, played: int) -> int:
             n = int(cands.shape[0])
@@ -370,37 +378,101 @@ class Improver:
             return n + sum(visit(c, after) for c in self.classes(guess, cands))
 
         try:
-            polished = visit(secret_indices(self.size).astype(np.int64), 0)
+            polished = visit(secrets, 0)
         finally:
+            self.report = report
             self.memory.save()
         self._tell(force=True)
         return polished
 
+    def polish_on_cluster(self, secrets: Array) -> None:
+        """Run the polish's searches on the cluster, one level of the tree at
+        a time (a position's classes are asked about only when the position
+        itself was not bettered), and learn every answer."""
+        wave: list[tuple[Array, int]] = [(secrets, 0)]
+        while wave:
+            wave = self.polish_level(wave)
+
+    def polish_level(self, wave: list[tuple[Array, int]]) -> list[tuple[Array, int]]:
+        """The searches of one level of the tree on the cluster; the positions
+        of the next level to look at."""
+        assert self.fanout is not None
+        asked: list[tuple[Array, int, str, int]] = []
+        following: list[tuple[Array, int]] = []
+
+        def descend(cands: Array, played: int, guess: int) -> None:
+            if np.isin(guess, cands):
+                self.placed += 1
+            after = self.next_played(played, guess)
+            following.extend((c, after) for c in self.classes(guess, cands))
+
+        for cands, played in wave:
+            n = int(cands.shape[0])
+            if n <= self.small:
+                self.placed += n
+                continue
+            key = digest(cands)
+            guess, own = self.memory.done[key]
+            known = self.memory.optimum.get(key)
+            if n <= self.exact_limit and known is not None and known[0] < own:
+                self.current -= own - known[0]
+                self.placed += n
+            elif n <= self.exact_limit and known is None and self.memory.kept.get(key, 0) < self.exact_nodes:
+                asked.append((cands, played, key, own))
+            else:
+                descend(cands, played, guess)
+        jobs = [(self.size, self.small, self.width, self.deep, self.exact_nodes, c, p, own) for c, p, _, own in asked]
+
+        def learned(index: int, result: tuple[int | None, int, list[int]]) -> None:
+            cands, played, key, own = asked[index]
+            found, kept, subtree = result
+            if found is None:
+                self.memory.learn_kept(key, kept)
+                descend(cands, played, self.memory.done[key][0])
+            else:
+                self.memory.learn_optimum(key, found, subtree)
+                self.current -= own - found
+                self.placed += int(cands.shape[0])
+            self._tell()
+
+        self.fanout.map(polished_position, jobs, learned)
+        self._tell()
+        return following
+
     def optimum_below(self, cands: Array, played: int, key: str, own: int) -> int | None:
         """The optimum of a position if it is below ``own`` and the exact
-        search finds it within its budget, else None."""
+        search finds it within its budget, else None (what is found is
+        learned)."""
         known = self.memory.optimum.get(key)
         if known is not None:
             return known[0] if known[0] < own else None
         if self.memory.kept.get(key, 0) >= self.exact_nodes:
             return None
+        found, kept, subtree = self.search_below(cands, played, own)
+        if found is None:
+            self.memory.learn_kept(key, kept)
+        else:
+            self.memory.learn_optimum(key, found, subtree)
+        return found
+
+    def search_below(self, cands: Array, played: int, own: int) -> tuple[int | None, int, list[int]]:
+        """The exact search of one position against the tree's total there:
+        (its optimum, 0, an optimal subtree) where that is below ``own``,
+        else (None, the budget within which nothing better exists, [])."""
         codes = np.ascontiguousarray(cands, dtype=np.int64)
         # From an empty table, what the search finds within its budget does
-        # not hang on the positions searched before: any order of work (two
-        # runs merged, a resumed one) polishes the same tree.
+        # not hang on the positions searched before: any order of work (a
+        # cluster's, a resumed run's) polishes the same tree.
         self.solver.forget()
         try:
             found = int(self.solver._run(codes, played, DEPTH_LEFT, bound=own, nodes=self.exact_nodes))
         except TooSlow:
-            self.memory.learn_kept(key, self.exact_nodes)
-            return None
+            return None, self.exact_nodes, []
         if found >= own:  # proven: no budget would do better
-            self.memory.learn_kept(key, NO_WORK_LIMIT)
-            return None
+            return None, NO_WORK_LIMIT, []
         # Below the cut-off the result is exact, and the search's table holds
         # the optimal guess of every position on the way: read the subtree now.
-        self.memory.learn_optimum(key, found, self.exact_subtree(codes, played))
-        return found
+        return found, 0, self.exact_subtree(codes, played)
 
     def exact_subtree(self, cands: Array, played: int) -> list[int]:
         """An optimal subtree's guesses, in the preorder of the shipped trees."""
@@ -510,6 +582,15 @@ def improved_total(job: tuple[Any, ...]) -> tuple[int, list[str]]:
     facts = list(improver.memory.pending)
     improver.memory.pending.clear()
     return int(total), facts
+
+
+def polished_position(job: tuple[Any, ...]) -> tuple[int | None, int, list[int]]:
+    """The polish's exact search of one position of the tree (see
+    :meth:`Improver.search_below`)."""
+    size, small, width, deep, nodes, cands, played, own = job
+    improver = worker_improver(size, small, width, deep)
+    improver.exact_nodes = nodes
+    return improver.search_below(np.asarray(cands, dtype=np.int64), played, own)
 
 
 def method(small: int, width: int, deep: int, exact: int = 0, exact_nodes: int = EXACT_NODES) -> dict[str, Any]:
