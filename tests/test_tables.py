@@ -143,7 +143,7 @@ def test_numpy_and_compiled_kernels_agree(pegs, colors):
     """Small work runs in numpy until the compiled kernels are loaded: both
     give the same feedback, class sizes and first perfect split."""
     from webapp.engine import kernels
-    from webapp.engine.tables import counts_numpy, feedback_numpy
+    from webapp.engine.tables import counts_by_reply, feedback_numpy
 
     size = GameSize(pegs, colors)
     table = FeedbackTable(pegs, colors, matrix=None)
@@ -163,7 +163,7 @@ def test_numpy_and_compiled_kernels_agree(pegs, colors):
         feedback_by_tables(codes, guesses, small_tables(pegs, colors), pegs) == by_numpy.T
     ).all()
     assert (
-        counts_numpy(by_numpy, table.slots)
+        counts_by_reply(by_numpy.T, table.slots)
         == kernels.counts_direct(table.digits, table.counts, guesses, digits_t, counts_t, pegs, table.slots)
     ).all()
     matrix = feedback_matrix(pegs, colors)  # numpy or compiled, whichever this process uses now
@@ -179,7 +179,9 @@ def test_numpy_and_compiled_kernels_agree(pegs, colors):
     few_replies = feedback_numpy(
         table.digits[guesses], table.counts[guesses], table.digits[few], table.counts[few], pegs
     )
-    assert (kernels.counts_few(guesses, few, small, pegs, table.slots) == counts_numpy(few_replies, table.slots)).all()
+    assert (
+        kernels.counts_few(guesses, few, small, pegs, table.slots) == counts_by_reply(few_replies.T, table.slots)
+    ).all()
 
 
 def test_classic_commands_never_load_numba():
@@ -221,7 +223,7 @@ def test_block_of_distinct_codes_agrees_with_direct_feedback():
     colours (the 10,000-code matrix is too large); reading it, in numpy or in
     the compiled kernels, gives what computing each reply gives."""
     from webapp.engine import kernels
-    from webapp.engine.tables import counts_gathered, first_perfect_gathered
+    from webapp.engine.tables import counts_gathered
 
     size = GameSize(4, 10, True, True)
     table = feedback_table(size)
@@ -241,7 +243,7 @@ def test_block_of_distinct_codes_agrees_with_direct_feedback():
     for few in (codes[:5], codes[:9], codes[:14]):
         first = direct.first_perfect_split(guesses, few)
         assert table.first_perfect_split(guesses, few) == first
-        assert first_perfect_gathered(table.block, rows, table.position[few]) == first
+        assert (table.replies_of(guesses, few, table.kept(guesses, few)) == direct.replies_of(guesses, few)).all()
         assert kernels.first_perfect_split(table.block, rows, table.position[few], table.slots) == first
         found, counts = table.perfect_or_counts(guesses, few)
         assert found == first and (counts is None or (counts == direct.class_counts(guesses, few)).all())
@@ -280,3 +282,42 @@ print("numba loaded:", "numba" in sys.modules)
     assert result.returncode == 0, result.stderr[-500:]
     assert "numba loaded: False" in result.stdout
     assert " 27030 " in result.stdout and " 2463 " in result.stdout
+
+
+@pytest.mark.parametrize(
+    "pegs, colors, keep", [(2, 3, False), (4, 6, False), (4, 6, True), (5, 4, False), (6, 3, True), (5, 9, False)]
+)
+def test_numpy_perfect_split_or_counts_in_one_pass(pegs, colors, keep, monkeypatch):
+    """Without the compiled kernels, with a kept matrix or without, the
+    search for a perfect split reads or works out replies a block of guesses
+    at a time and, when
+    no guess splits the codes into single codes, counts every guess's classes
+    from those same replies: the first perfect split one reply at a time
+    shows, else the class sizes it gives (6 pegs: the largest replies; 5 × 9:
+    a board whose replies come without the small tables)."""
+    from webapp.engine import tables
+
+    monkeypatch.setattr(tables, "_compiled", None)
+    monkeypatch.setattr(tables, "FIRST_GUESSES_TRIED", 16)  # several blocks on a small board
+    size = GameSize(pegs, colors)
+    table = FeedbackTable(pegs, colors, matrix=feedback_matrix(pegs, colors) if keep else None)
+    rng = np.random.default_rng(pegs * 100 + colors)
+    outcomes = {"found": 0, "none": 0}
+    for k in list(range(1, table.replies + 1)) * 4:
+        guesses = np.sort(rng.choice(size.n_codes, size=min(size.n_codes, 300), replace=False)).astype(np.int64)
+        few = np.sort(rng.choice(size.n_codes, size=k, replace=False)).astype(np.int64)
+        replies = np.array(
+            [[feedback(Code.from_index(g, size), Code.from_index(c, size)).encode(pegs) for c in few] for g in guesses]
+        )
+        expected_counts = np.array([np.bincount(row, minlength=table.slots) for row in replies])
+        expected = next((i for i, row in enumerate(replies) if len(set(row)) == k), -1)
+        first, counts = table.perfect_or_counts(guesses, few)
+        assert first == expected == table.first_perfect_split(guesses, few)
+        if first >= 0:
+            assert counts is None
+            outcomes["found"] += 1
+        else:
+            assert counts is not None and (counts == expected_counts).all()
+            outcomes["none"] += 1
+        assert (table.class_counts(guesses, few) == expected_counts).all()
+    assert outcomes["found"] and outcomes["none"]

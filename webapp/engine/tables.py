@@ -121,10 +121,14 @@ def _by_tables(rows: Array, columns: Array, small: tuple[Array, ...], pegs: int)
 SMALL_TABLE_SETS = 1000
 
 
-def counts_numpy(rows: np.ndarray, slots: int) -> np.ndarray:
-    """Class sizes of each row of feedback: ``(len(rows), slots)`` int32."""
-    flat = rows.astype(np.intp) + (np.arange(rows.shape[0], dtype=np.intp) * slots)[:, None]
-    return np.bincount(flat.ravel(), minlength=rows.shape[0] * slots).reshape(rows.shape[0], slots).astype(np.int32)
+def counts_by_reply(replies: Array, slots: int) -> Array:
+    """Class sizes (``(guesses, slots)`` int32, laid out reply by reply) from
+    the replies of each code (rows) to each guess (columns)."""
+    n = replies.shape[1]
+    keys = np.multiply(replies, n, dtype=np.intp)
+    keys += np.arange(n, dtype=np.intp)
+    counts = np.bincount(keys.ravel(), minlength=n * slots).astype(np.int32)
+    return counts.reshape(slots, n).T
 
 
 def gathered(matrix: Array, rows: Array, columns: Array) -> tuple[Array, bool]:
@@ -148,23 +152,6 @@ def counts_gathered(matrix: Array, rows: Array, columns: Array, slots: int) -> A
     keys += np.arange(n, dtype=np.intp)[None, :] if transposed else np.arange(n, dtype=np.intp)[:, None]
     counts = np.bincount(keys.ravel(), minlength=n * slots).astype(np.int32)
     return counts.reshape(slots, n).T
-
-
-def first_perfect_gathered(matrix: Array, rows: Array, columns: Array) -> int:
-    """Position in ``rows`` of the first that gives each of ``columns`` (at
-    most 64 replies apart) a different reply, or -1, read off a symmetric
-    matrix with numpy alone. Each reply is a bit: the replies differ exactly
-    when their bits' sum equals their union. Rows are tried a block at a
-    time, small blocks first, so an early hit ends the work early."""
-    across = matrix[columns]
-    start, width = 0, 256
-    while start < rows.shape[0]:
-        bits = np.left_shift(np.uint64(1), np.take(across, rows[start : start + width], axis=1), dtype=np.uint64)
-        hits = np.flatnonzero(np.bitwise_or.reduce(bits, axis=0) == bits.sum(axis=0, dtype=np.uint64))
-        if hits.size:
-            return start + int(hits[0])
-        start, width = start + width, width * 4
-    return -1
 
 
 # Guesses tried for a perfect split before the class sizes of all are counted.
@@ -202,7 +189,9 @@ def small_tables(pegs: int, colors: int) -> tuple[Array, ...]:
         return cast(Array, (parts[:, None, :] == parts[None, :, :]).sum(axis=2, dtype=np.uint8))
 
     multisets, m_index = unique_rows(color_counts(pegs, colors), pegs + 1)
-    common = np.minimum(multisets[:, None, :], multisets[None, :, :]).sum(axis=2, dtype=np.uint8)
+    common = np.zeros((multisets.shape[0], multisets.shape[0]), dtype=np.uint8)
+    for color in range(colors):  # a 2-D pass per colour: far quicker than a reduction over a short axis
+        common += np.minimum(multisets[:, None, color], multisets[None, :, color])
     return codes // tail, codes % tail, m_index.ravel().astype(np.int64), blacks(half), blacks(pegs - half), common
 
 
@@ -334,7 +323,7 @@ class FeedbackTable:
             return cast(Array, kernels.counts_from_matrix(matrix, _indices(rows), _indices(columns), self.slots))
         kernels = compiled(pairs)
         if kernels is None:
-            return counts_numpy(self.rows(guesses, codes), self.slots)
+            return counts_by_reply(self.replies_of(guesses, codes), self.slots)
         if codes.shape[0] <= SMALL_SET_CODES:
             return cast(
                 Array, kernels.counts_few(guesses, codes, small_tables(self.pegs, self.colors), self.pegs, self.slots)
@@ -353,49 +342,70 @@ class FeedbackTable:
         codes = _indices(codes)
         pairs = len(guesses) * len(codes)
         kept = self.kept(guesses, codes)
+        kernels = compiled(pairs, NUMPY_MATRIX_PAIRS if kept is not None else NUMPY_PAIRS)
+        if kernels is None:
+            return self._perfect_or_replies(guesses, codes, kept)[0]
         if kept is not None:
-            kernels = compiled(pairs, NUMPY_MATRIX_PAIRS)
-            if kernels is None:
-                return first_perfect_gathered(*kept)
             matrix, rows, columns = kept
             return int(kernels.first_perfect_split(matrix, _indices(rows), _indices(columns), self.slots))
-        kernels = compiled(pairs)
-        if kernels is not None:
-            return int(kernels.first_perfect_split_few(guesses, codes, small_tables(self.pegs, self.colors), self.pegs))
-        for start in range(0, guesses.shape[0], 4096):
-            counts = self.class_counts(guesses[start : start + 4096], codes)
-            hits = np.flatnonzero(counts.max(axis=1) <= 1)
-            if hits.size:
-                return start + int(hits[0])
-        return -1
+        return int(kernels.first_perfect_split_few(guesses, codes, small_tables(self.pegs, self.colors), self.pegs))
 
     def perfect_or_counts(self, guesses: np.ndarray, codes: np.ndarray) -> tuple[int, Array | None]:
         """:meth:`first_perfect_split`, and when it finds none, the class
         sizes of every guess (:meth:`class_counts`) if they came on the way
-        (the compiled kernels count a few codes' classes as they look;
-        numpy reading a kept matrix looks at the first guesses alone, then
-        counts the rest's classes once), else None."""
+        (the compiled kernels count a few codes' classes as they look; numpy
+        counts them from the replies it looked at), else None."""
         if codes.shape[0] > self.replies:
             return -1, None
         guesses, codes = _indices(guesses), _indices(codes)
+        pairs = len(guesses) * len(codes)
         kept = self.kept(guesses, codes)
+        if compiled(pairs, NUMPY_MATRIX_PAIRS if kept is not None else NUMPY_PAIRS) is None:
+            first, replies = self._perfect_or_replies(guesses, codes, kept)
+            return first, None if replies is None else counts_by_reply(replies, self.slots)
         if kept is None and codes.shape[0] <= SMALL_SET_CODES:
-            kernels = compiled(len(guesses) * len(codes))
-            if kernels is not None:
-                first, counts = kernels.perfect_or_counts_few(
-                    guesses, codes, small_tables(self.pegs, self.colors), self.pegs, self.slots
-                )
-                return int(first), counts
-        if kept is None or compiled(len(guesses) * len(codes), NUMPY_MATRIX_PAIRS) is not None:
-            return self.first_perfect_split(guesses, codes), None
-        matrix, rows, columns = kept
-        head = FIRST_GUESSES_TRIED
-        first = first_perfect_gathered(matrix, rows[:head], columns)
-        if first >= 0 or rows.shape[0] <= head:
-            return first, None
-        counts = counts_gathered(matrix, rows, columns, self.slots)
-        hits = np.flatnonzero(counts[head:].max(axis=1) <= 1)
-        return (head + int(hits[0]), None) if hits.size else (-1, counts)
+            kernels = compiled(pairs)
+            first, counts = kernels.perfect_or_counts_few(
+                guesses, codes, small_tables(self.pegs, self.colors), self.pegs, self.slots
+            )
+            return int(first), counts
+        return self.first_perfect_split(guesses, codes), None
+
+    def _perfect_or_replies(
+        self, guesses: Array, codes: Array, kept: tuple[Array, Array, Array] | None
+    ) -> tuple[int, Array | None]:
+        """Position of the first of ``guesses`` that splits ``codes`` (at
+        most ``replies`` of them) into single codes, or -1 with the replies
+        of every guess (:meth:`replies_of`), in numpy, a block of guesses at
+        a time, small blocks first, so an early hit ends the work early.
+        Each reply is a bit (replies are below 64): they differ exactly when
+        their bits' sum equals their union."""
+        blocks, start, width = [], 0, FIRST_GUESSES_TRIED
+        while start < guesses.shape[0]:
+            stop = start + width
+            part = None if kept is None else (kept[0], kept[1][start:stop], kept[2])
+            replies = self.replies_of(guesses[start:stop], codes, part)
+            bits = np.left_shift(np.uint64(1), replies, dtype=np.uint64)
+            hits = np.flatnonzero(np.bitwise_or.reduce(bits, axis=0) == bits.sum(axis=0, dtype=np.uint64))
+            if hits.size:
+                return start + int(hits[0]), None
+            blocks.append(replies)
+            start, width = stop, width * 4
+        return -1, np.concatenate(blocks, axis=1) if blocks else np.zeros((codes.shape[0], 0), dtype=np.uint8)
+
+    def replies_of(self, guesses: Array, codes: Array, kept: tuple[Array, Array, Array] | None = None) -> Array:
+        """The replies of each code (rows) to each guess (columns), in numpy:
+        read off ``kept`` (:meth:`kept`) when given, else worked out. The
+        layout suits a few codes and many guesses: a step over the codes is a
+        step over whole rows of guesses."""
+        if kept is not None:
+            matrix, rows, columns = kept
+            return np.take(matrix[columns], rows, axis=1)
+        if math.comb(self.pegs + self.colors - 1, self.pegs) <= SMALL_TABLE_SETS:
+            return _by_tables(codes, guesses, small_tables(self.pegs, self.colors), self.pegs)
+        return feedback_numpy(
+            self.digits[codes], self.counts[codes], self.digits[guesses], self.counts[guesses], self.pegs
+        )
 
 
 def feedback_matrix(pegs: int, colors: int, progress: Progress | None = None) -> Array:
@@ -488,11 +498,13 @@ def feedback_table(
     size: GameSize, max_matrix_bytes: int = DEFAULT_MATRIX_BYTES, progress: Progress | None = None
 ) -> FeedbackTable:
     """The shared table for ``size``; with the full matrix when it fits in
-    ``max_matrix_bytes``, else, for secrets of different colours, with the
-    block of feedback between those when it fits."""
+    ``max_matrix_bytes``, else, when secrets and guesses both use different
+    colours, with the block of feedback between those when it fits (with
+    free guesses most guesses scored are outside it: building it would cost
+    more than it saves)."""
     key = (size.pegs, size.colors)
     wants_matrix = size.n_codes**2 <= max_matrix_bytes
-    members = secret_indices(size) if size.distinct and not wants_matrix else None
+    members = secret_indices(size) if size.distinct_guesses and not wants_matrix else None
     wants_block = members is not None and members.shape[0] ** 2 <= max_matrix_bytes
     with _tables_lock:
         table = _tables.get(key)
