@@ -13,6 +13,7 @@
     python -m benchmarks --subtrees 5x6   # an exact search's cost from measured subtrees (see subtrees.py)
     python -m benchmarks --peer /path/to/mmstrat   # whole process beside the C++ solver (see peer.py)
     python -m benchmarks --start-up # every tree of up to 5,040 codes, whole process (see startup.py)
+    python -m benchmarks --start-up --against main   # the same beside another commit
 
 Compiled kernels are loaded (and compiled on a first run) before the clock
 starts; "traced" is the peak of Python and numpy allocations (tracemalloc, a
@@ -132,11 +133,16 @@ def main(argv=None):
     parser.add_argument(
         "--start-up", action="store_true", help="only every tree of up to 5,040 codes, as a whole command"
     )
+    parser.add_argument(
+        "--against",
+        metavar="REF",
+        help="with --start-up: each tree also from the git commit REF (a worktree), alternating runs",
+    )
     args = parser.parse_args(argv)
     if args.start_up:
         from .startup import main as startup_main
 
-        startup_main(only=args.only)
+        startup_main(only=args.only, against=args.against)
         return
     if args.peer or args.peer_jobs:
         from .peer import main as peer_main

@@ -103,14 +103,15 @@ JOBS = [
 ]
 
 
-def timed(command: list[str], threads: int | None = None) -> tuple[float, float, str]:
+def timed(command: list[str], threads: int | None = None, cwd: Path = ROOT) -> tuple[float, float, str]:
     """Wall seconds, peak RSS in MiB and standard output of one whole run
-    (this project's compiled kernels on ``threads`` threads when given)."""
+    (this project's compiled kernels on ``threads`` threads when given), in
+    the directory ``cwd``."""
     env = {**os.environ, "PYTHONWARNINGS": "ignore"}
     if threads:
         env["NUMBA_NUM_THREADS"] = str(threads)
     result = subprocess.run(
-        ["/usr/bin/time", "-f", "%e %M", *command], capture_output=True, text=True, cwd=ROOT, env=env
+        ["/usr/bin/time", "-f", "%e %M", *command], capture_output=True, text=True, cwd=cwd, env=env
     )
     if result.returncode != 0:
         raise RuntimeError(f"{command} failed: {result.stderr[-500:]}")

@@ -9,13 +9,27 @@ shipped optimal trees replayed.
 A time is the best of ``repeats`` wall-clock runs of ``mastermind analyse
 ... --json`` (``/usr/bin/time``), memory the largest peak RSS. Rows over the
 0.25 s goal are marked. Bytecode is compiled first, as ``make`` does.
+
+    python -m benchmarks --start-up --against main
+
+also runs each tree from another commit (checked out in a temporary git
+worktree, run as ``python -m webapp.cli`` there and here alike), its runs
+alternating with this checkout's so both see the same machine; the totals
+must agree.
 """
 
 from __future__ import annotations
 
+import compileall
 import json
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
-from .peer import MASTERMIND, compile_app, timed
+from .peer import MASTERMIND, ROOT, compile_app, timed
 
 GOAL = 0.25
 
@@ -53,7 +67,27 @@ def jobs() -> list[tuple[str, list[str]]]:
     return out + SHIPPED
 
 
-def main(only: str | None = None, repeats: int = 3) -> None:
+@contextmanager
+def worktree(ref: str) -> Iterator[Path]:
+    """The commit ``ref`` checked out in a temporary git worktree, its
+    modules compiled to bytecode; removed afterwards."""
+    with tempfile.TemporaryDirectory(prefix="startup-") as scratch:
+        path = Path(scratch) / "tree"
+        subprocess.run(
+            ["git", "worktree", "add", "--detach", str(path), ref], cwd=ROOT, check=True, capture_output=True
+        )
+        try:
+            compileall.compile_dir(path / "webapp", quiet=1)
+            yield path
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(path)], cwd=ROOT, check=True)
+
+
+def main(only: str | None = None, repeats: int = 3, against: str | None = None) -> None:
+    if against is not None:
+        with worktree(against) as other:
+            beside(other, against, only, max(repeats, 5))
+        return
     compile_app()
     print(f"whole process, best of {repeats}; * over {GOAL} s")
     print(f"{'tree':62} {'seconds':>8} {'MiB':>5} {'total':>7}")
@@ -72,3 +106,24 @@ def main(only: str | None = None, repeats: int = 3) -> None:
         mark = "*" if best > GOAL else ""
         print(f"{name:62} {best:8.2f} {memory:5.0f} {total!s:>7} {mark}", flush=True)
     print(f"slowest: {worst:.2f} s")
+
+
+def beside(other: Path, ref: str, only: str | None, repeats: int) -> None:
+    """Each tree from this checkout and from ``other``, alternating runs."""
+    compile_app()
+    here = [sys.executable, "-m", "webapp.cli", "analyse"]
+    print(f"whole process, best of {repeats}, alternating; this checkout beside {ref}")
+    print(f"{'tree':62} {ref[:8]:>8} {'here':>8} {'ratio':>6} {'total':>7}")
+    for name, args in jobs():
+        if only and only.lower() not in name.lower():
+            continue
+        times: dict[str, list[float]] = {"there": [], "here": []}
+        totals = set()
+        for _ in range(repeats):
+            for side, cwd in (("there", other), ("here", ROOT)):
+                seconds, _mib, out = timed([*here, *args, "--json"], cwd=cwd)
+                times[side].append(seconds)
+                totals.add(json.loads(out)[0]["total"])
+        there, now = min(times["there"]), min(times["here"])
+        total = totals.pop() if len(totals) == 1 else "differ"
+        print(f"{name:62} {there:8.2f} {now:8.2f} {now / there:6.2f} {total!s:>7}", flush=True)

@@ -307,6 +307,20 @@ def test_the_classroom_starts_a_session_for_the_teacher(client):
     assert refused.status_code == 400
 
 
+def test_a_students_phone_shows_the_session_without_the_site_menu(client):
+    """A student's screen follows one session: the site's menu, which could
+    take a phone away from it, is left out; the teacher's keeps it."""
+    created = client.post("/live", data={"pegs": "4", "colors": "6", "strategy": "knuth", "source": "random"})
+    code = created.headers["Location"].split("/")[-2]
+    teacher = client.get(created.headers["Location"]).get_data(as_text=True)
+    phone = client.application.test_client()
+    joined = phone.post("/join", data={"code": code, "nickname": "Ada"}, follow_redirects=True)
+    assert joined.status_code == 200 and joined.request.path == f"/live/{code}"
+    html = joined.get_data(as_text=True)
+    assert "You are Ada." in html and 'class="brand"' in html
+    assert 'aria-label="Site"' not in html and 'aria-label="Site"' in teacher
+
+
 def test_idle_sessions_end_and_their_records_go(app, client):
     session = create(client)
     code = session["code"]

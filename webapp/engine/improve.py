@@ -507,15 +507,15 @@ class Improver:
             n = cands.shape[0]
             if n <= 2:
                 return
-            if n <= self.small:
-                guess = self.exact_choice(cands, played)
-            else:
-                key = digest(cands)
-                polished = self.memory.optimum.get(key) if n <= self.exact_limit else None
-                if polished is not None and polished[0] < self.memory.done[key][1]:
-                    out.extend(polished[1])
-                    return
-                guess = self.memory.done[key][0]
+            if n <= self.small:  # solved exactly, as the run left it
+                out.extend(self.exact_subtree(cands, played))
+                return
+            key = digest(cands)
+            polished = self.memory.optimum.get(key) if n <= self.exact_limit else None
+            if polished is not None and polished[0] < self.memory.done[key][1]:
+                out.extend(polished[1])
+                return
+            guess = self.memory.done[key][0]
             out.append(guess)
             after = self.next_played(played, guess)
             for members in self.classes(guess, cands):
