@@ -111,7 +111,7 @@ def main(only: str | None = None, repeats: int = 3, against: str | None = None) 
 def beside(other: Path, ref: str, only: str | None, repeats: int) -> None:
     """Each tree from this checkout and from ``other``, alternating runs."""
     compile_app()
-    here = [sys.executable, "-m", "webapp.cli", "analyse"]
+    analyse = [sys.executable, "-m", "webapp.cli", "analyse"]  # the checkout it runs in decides the code
     print(f"whole process, best of {repeats}, alternating; this checkout beside {ref}")
     print(f"{'tree':62} {ref[:8]:>8} {'here':>8} {'ratio':>6} {'total':>7}")
     for name, args in jobs():
@@ -121,7 +121,7 @@ def beside(other: Path, ref: str, only: str | None, repeats: int) -> None:
         totals = set()
         for _ in range(repeats):
             for side, cwd in (("there", other), ("here", ROOT)):
-                seconds, _mib, out = timed([*here, *args, "--json"], cwd=cwd)
+                seconds, _mib, out = timed([*analyse, *args, "--json"], cwd=cwd)
                 times[side].append(seconds)
                 totals.add(json.loads(out)[0]["total"])
         there, now = min(times["there"]), min(times["here"])

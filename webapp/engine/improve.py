@@ -413,11 +413,11 @@ class Improver:
                 continue
             key = digest(cands)
             guess, own = self.memory.done[key]
-            known = self.memory.optimum.get(key)
-            if n <= self.exact_limit and known is not None and known[0] < own:
-                self.current -= own - known[0]
+            settled, found = self.settled(key, own) if n <= self.exact_limit else (True, None)
+            if found is not None:
+                self.current -= own - found
                 self.placed += n
-            elif n <= self.exact_limit and known is None and self.memory.kept.get(key, 0) < self.exact_nodes:
+            elif not settled:
                 asked.append((cands, played, key, own))
             else:
                 descend(cands, played, guess)
@@ -443,17 +443,25 @@ class Improver:
         """The optimum of a position if it is below ``own`` and the exact
         search finds it within its budget, else None (what is found is
         learned)."""
-        known = self.memory.optimum.get(key)
-        if known is not None:
-            return known[0] if known[0] < own else None
-        if self.memory.kept.get(key, 0) >= self.exact_nodes:
-            return None
+        settled, known = self.settled(key, own)
+        if settled:
+            return known
         found, kept, subtree = self.search_below(cands, played, own)
         if found is None:
             self.memory.learn_kept(key, kept)
         else:
             self.memory.learn_optimum(key, found, subtree)
         return found
+
+    def settled(self, key: str, own: int) -> tuple[bool, int | None]:
+        """Whether what the polish has learned settles a position whose tree
+        needs ``own`` guesses, and its optimum when that is below ``own``: a
+        known optimum does, and so does a search kept within this budget or
+        a larger one."""
+        known = self.memory.optimum.get(key)
+        if known is not None:
+            return True, known[0] if known[0] < own else None
+        return self.memory.kept.get(key, 0) >= self.exact_nodes, None
 
     def search_below(self, cands: Array, played: int, own: int) -> tuple[int | None, int, list[int]]:
         """The exact search of one position against the tree's total there:

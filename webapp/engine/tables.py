@@ -154,7 +154,8 @@ def counts_gathered(matrix: Array, rows: Array, columns: Array, slots: int) -> A
     return counts.reshape(slots, n).T
 
 
-# Guesses tried for a perfect split before the class sizes of all are counted.
+# Guesses in numpy's first block when it looks for a perfect split (each
+# later block is four times larger).
 FIRST_GUESSES_TRIED = 256
 
 
@@ -230,6 +231,8 @@ class FeedbackTable:
             self.keep_block(block, members)
         # Different replies a guess can get (``(pegs - 1, 1)`` never happens).
         self.replies = (pegs + 1) * (pegs + 2) // 2 - 1
+        # Whether numpy works replies out from the small tables (few enough colour multisets).
+        self.by_tables = math.comb(pegs + colors - 1, pegs) <= SMALL_TABLE_SETS
 
     def keep_block(self, block: Array, members: Array) -> None:
         """Keep ``block``, the feedback between the codes of ``members``."""
@@ -272,7 +275,7 @@ class FeedbackTable:
             return block.T if transposed else block
         kernels = compiled(len(guesses) * len(codes))
         if kernels is None:
-            if math.comb(self.pegs + self.colors - 1, self.pegs) <= SMALL_TABLE_SETS:
+            if self.by_tables:
                 return feedback_by_tables(guesses, codes, small_tables(self.pegs, self.colors), self.pegs)
             return feedback_numpy(
                 self.digits[guesses], self.counts[guesses], self.digits[codes], self.counts[codes], self.pegs
@@ -360,11 +363,11 @@ class FeedbackTable:
         guesses, codes = _indices(guesses), _indices(codes)
         pairs = len(guesses) * len(codes)
         kept = self.kept(guesses, codes)
-        if compiled(pairs, NUMPY_MATRIX_PAIRS if kept is not None else NUMPY_PAIRS) is None:
+        kernels = compiled(pairs, NUMPY_MATRIX_PAIRS if kept is not None else NUMPY_PAIRS)
+        if kernels is None:
             first, replies = self._perfect_or_replies(guesses, codes, kept)
             return first, None if replies is None else counts_by_reply(replies, self.slots)
         if kept is None and codes.shape[0] <= SMALL_SET_CODES:
-            kernels = compiled(pairs)
             first, counts = kernels.perfect_or_counts_few(
                 guesses, codes, small_tables(self.pegs, self.colors), self.pegs, self.slots
             )
@@ -401,7 +404,7 @@ class FeedbackTable:
         if kept is not None:
             matrix, rows, columns = kept
             return np.take(matrix[columns], rows, axis=1)
-        if math.comb(self.pegs + self.colors - 1, self.pegs) <= SMALL_TABLE_SETS:
+        if self.by_tables:
             return _by_tables(codes, guesses, small_tables(self.pegs, self.colors), self.pegs)
         return feedback_numpy(
             self.digits[codes], self.counts[codes], self.digits[guesses], self.counts[guesses], self.pegs
