@@ -8,8 +8,8 @@ whole process against whole process, on the same machine in the same run.
 
 The project never ships or downloads mmstrat: build it yourself
 (docs/performance.md says how). Each job runs both programs in turn, alternating, ``repeats``
-times; a time is "min–median" of the wall-clock seconds (``/usr/bin/time``),
-memory is the largest peak RSS. The peer runs on one thread (``-mt 1``), or
+times; a time is "min–median" of the wall-clock seconds around each process,
+memory is the largest peak RSS (``/usr/bin/time``). The peer runs on one thread (``-mt 1``), or
 on as many as ``--threads`` gives this project (the same count on both sides).
 Both sides must print the same total, or the row says so.
 """
@@ -22,6 +22,7 @@ import re
 import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -110,13 +111,13 @@ def timed(command: list[str], threads: int | None = None, cwd: Path = ROOT) -> t
     env = {**os.environ, "PYTHONWARNINGS": "ignore"}
     if threads:
         env["NUMBA_NUM_THREADS"] = str(threads)
-    result = subprocess.run(
-        ["/usr/bin/time", "-f", "%e %M", *command], capture_output=True, text=True, cwd=cwd, env=env
-    )
+    started = time.perf_counter()  # finer than /usr/bin/time's hundredths; its own start-up is a millisecond
+    result = subprocess.run(["/usr/bin/time", "-f", "%M", *command], capture_output=True, text=True, cwd=cwd, env=env)
+    seconds = time.perf_counter() - started
     if result.returncode != 0:
         raise RuntimeError(f"{command} failed: {result.stderr[-500:]}")
-    seconds, kib = result.stderr.strip().splitlines()[-1].split()
-    return float(seconds), int(kib) / 1024, result.stdout
+    kib = result.stderr.strip().splitlines()[-1]
+    return seconds, int(kib) / 1024, result.stdout
 
 
 def compile_app() -> None:
@@ -134,10 +135,15 @@ def total_in(output: str) -> int | None:
     return None
 
 
+def seconds_shown(seconds: float) -> str:
+    """Hundredths of a second, or thousandths below one second."""
+    return f"{seconds:.3f}" if seconds < 1 else f"{seconds:.2f}"
+
+
 def span(times: list[float]) -> str:
     if len(times) == 1:
-        return f"{times[0]:.2f}"
-    return f"{min(times):.2f}–{statistics.median(times):.2f}"
+        return seconds_shown(times[0])
+    return f"{seconds_shown(min(times))}–{seconds_shown(statistics.median(times))}"
 
 
 def run(peer: str | None, slow: bool = False, only: str | None = None, threads: int | None = None) -> list[dict]:

@@ -7,7 +7,7 @@ shipped optimal trees replayed.
     python -m benchmarks --start-up --only bulls
 
 A time is the best of ``repeats`` wall-clock runs of ``mastermind analyse
-... --json`` (``/usr/bin/time``), memory the largest peak RSS. Rows over the
+... --json``, memory the largest peak RSS (``/usr/bin/time``). Rows over the
 0.25 s goal are marked. Bytecode is compiled first, as ``make`` does.
 
     python -m benchmarks --start-up --against main
@@ -104,8 +104,8 @@ def main(only: str | None = None, repeats: int = 3, against: str | None = None) 
         best = min(times)
         worst = max(worst, best)
         mark = "*" if best > GOAL else ""
-        print(f"{name:62} {best:8.2f} {memory:5.0f} {total!s:>7} {mark}", flush=True)
-    print(f"slowest: {worst:.2f} s")
+        print(f"{name:62} {best:8.3f} {memory:5.0f} {total!s:>7} {mark}", flush=True)
+    print(f"slowest: {worst:.3f} s")
 
 
 def beside(other: Path, ref: str, only: str | None, repeats: int) -> None:
@@ -126,4 +126,4 @@ def beside(other: Path, ref: str, only: str | None, repeats: int) -> None:
                 totals.add(json.loads(out)[0]["total"])
         there, now = min(times["there"]), min(times["here"])
         total = totals.pop() if len(totals) == 1 else "differ"
-        print(f"{name:62} {there:8.2f} {now:8.2f} {now / there:6.2f} {total!s:>7}", flush=True)
+        print(f"{name:62} {there:8.3f} {now:8.3f} {now / there:6.2f} {total!s:>7}", flush=True)

@@ -29,6 +29,37 @@ def test_direct_table_agrees_with_matrix():
     assert (direct.class_counts(guesses, codes) == with_matrix.class_counts(guesses, codes)).all()
 
 
+@pytest.mark.parametrize(
+    "size, kept",
+    [
+        (GameSize(4, 6), "matrix"),
+        (GameSize(4, 10, True, True), "block"),
+        (GameSize(4, 10, True), "small tables"),
+        (GameSize(5, 9), "neither"),
+    ],
+    ids=lambda x: x.label() if isinstance(x, GameSize) else x,
+)
+def test_one_reply_agrees_with_feedback(size, kept):
+    """A single reply (the last two codes of a tree) from a kept matrix, the
+    block of codes of different colours (pairs inside it and outside), the
+    small tables, or worked out: the feedback the rules give."""
+    if kept == "matrix":
+        table = FeedbackTable(size.pegs, size.colors, feedback_matrix(size.pegs, size.colors))
+    elif kept == "block":
+        table = feedback_table(size)
+        assert table.matrix is None and table.block is not None
+    else:
+        table = FeedbackTable(size.pegs, size.colors)
+        assert table.by_tables == (kept == "small tables")
+    rng = np.random.default_rng(size.n_codes)
+    pairs = rng.integers(0, size.n_codes, size=(300, 2))
+    if kept == "block":  # a third of the pairs inside the block
+        pairs[::3] = rng.choice(secret_indices(size), size=(100, 2))
+    for g, s in pairs.tolist():
+        expected = feedback(Code.from_index(g, size), Code.from_index(s, size)).encode(size.pegs)
+        assert table.reply(g, s) == expected
+
+
 def test_candidates_after_history():
     size = GameSize()
     history = [(Code.parse("1122", size), Feedback(1, 0))]
@@ -251,16 +282,26 @@ def test_block_of_distinct_codes_agrees_with_direct_feedback():
     assert (table.rows(outside, codes) == direct.rows(outside, codes)).all()
 
 
-@pytest.mark.parametrize("pegs, colors", [(2, 3), (4, 6), (5, 4), (6, 3)])
-def test_matrix_in_numpy_agrees_with_compiled(pegs, colors):
+@pytest.mark.parametrize("pegs, colors", [(2, 3), (4, 6), (5, 4), (6, 3), (3, 5)])
+@pytest.mark.parametrize("members", ["every code", "different colours", "a random set"])
+def test_matrix_in_numpy_agrees_with_compiled(pegs, colors, members):
+    """The numpy matrix among every code, among the codes of different
+    colours (Bulls and Cows's block) and among any ascending set, whose runs
+    of first pegs differ in length, against the compiled kernels."""
     from webapp.engine import kernels
     from webapp.engine.tables import among_numpy
 
-    digits, counts = code_digits(pegs, colors), color_counts(pegs, colors)
+    if members == "every code" or (members == "different colours" and colors < pegs):
+        chosen = np.arange(colors**pegs)
+    elif members == "different colours":
+        chosen = secret_indices(GameSize(pegs, colors, distinct=True)).astype(np.int64)
+    else:
+        chosen = np.flatnonzero(np.random.default_rng(pegs * colors).random(colors**pegs) < 0.3)
+    digits, counts = code_digits(pegs, colors)[chosen], color_counts(pegs, colors)[chosen]
     compiled = kernels.feedback_block(
         digits, counts, np.ascontiguousarray(digits.T), np.ascontiguousarray(counts.T), pegs
     )
-    assert (among_numpy(pegs, colors, np.arange(colors**pegs)) == compiled).all()
+    assert (among_numpy(pegs, colors, chosen) == compiled).all()
 
 
 def test_small_boards_never_load_numba():

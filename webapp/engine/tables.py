@@ -299,6 +299,22 @@ class FeedbackTable:
             )
         return cast(Array, self.rows(np.array([guess]), codes)[0])
 
+    def reply(self, guess: int, code: int) -> int:
+        """The feedback of one guess against one code, read off a kept
+        matrix or the small tables (far cheaper for a single pair than
+        :meth:`row`'s arrays)."""
+        if self.matrix is not None:
+            return int(self.matrix[guess, code])
+        if self.block is not None and self.position is not None:
+            at, to = int(self.position[guess]), int(self.position[code])
+            if at >= 0 and to >= 0:
+                return int(self.block[at, to])
+        if not self.by_tables:
+            return int(self.row(guess, np.array([code], dtype=np.int64))[0])
+        first, last, multiset, black_first, black_last, common = small_tables(self.pegs, self.colors)
+        black = int(black_first[first[guess], first[code]]) + int(black_last[last[guess], last[code]])
+        return black * self.pegs + int(common[multiset[guess], multiset[code]])
+
     def split(self, guess: int, codes: Array) -> Any:
         """``codes`` (ascending) grouped by their reply to ``guess``: the
         grouped codes, the replies that occur (ascending) and where each
@@ -439,36 +455,36 @@ def feedback_matrix(pegs: int, colors: int, progress: Progress | None = None) ->
 
 def among_numpy(pegs: int, colors: int, members: Array, progress: Progress | None = None) -> Array:
     """The feedback between the codes of ``members`` (ascending: every code,
-    or the codes of different colours) as an ``(m, m)`` uint8 matrix, with
+    the codes of different colours, any set) as an ``(m, m)`` uint8 matrix, with
     numpy alone, encoded as ``black * pegs + common``.
 
-    The small tables of ``small_tables`` give it in two parts. Codes sharing
-    their first pegs come in runs of one length, so the black pegs of the
-    first pegs are one value per pair of runs: a broadcast. The rest, black
-    pegs of the last pegs plus colours in common, depends only on each code's
-    last pegs and colour multiset, a key with about half as many values as
-    there are codes: a table of those pairs, read a block of rows at a time.
+    The small tables of ``small_tables`` give it in two parts. The black
+    pegs of the first pegs depend only on the two codes' first pegs; codes
+    sharing them come in runs. The rest, black pegs of the last pegs plus
+    colours in common, depends only on a row's last pegs and colour
+    multiset, a key with about half as many values as there are codes: a
+    table of each key against every member, worked out once. A run of rows
+    is then its keys' rows of that table (a copy) plus one row of first-peg
+    blacks, the same for the whole run (an add).
     """
     first, last, multiset, black_first, black_last, common = small_tables(pegs, colors)
     n_sets, weight = common.shape[0], np.uint8(pegs)
     heads, runs = np.unique(first[members], return_counts=True)
     keys, key = np.unique(last[members] * np.int64(n_sets) + multiset[members], return_inverse=True)
     key, lasts, sets = key.ravel(), keys // n_sets, keys % n_sets
-    rest = np.take(black_last[lasts] * weight, lasts, axis=1)
-    rest += np.take(common[sets], sets, axis=1)
-    m, run = members.shape[0], int(runs[0])
-    if not (runs == run).all():  # not a set this layout serves
-        raise ValueError("members must be every code or the codes of different colours")
-    heads_black = black_first[heads][:, heads] * weight
+    rest = np.take(black_last[lasts] * weight, last[members], axis=1)
+    rest += np.take(common[sets], multiset[members], axis=1)
+    heads_black = np.take(black_first[heads] * weight, first[members], axis=1)
+    m = members.shape[0]
     matrix = np.empty((m, m), dtype=np.uint8)
-    chunk = max(1, 2**22 // (m * run))  # runs of rows a block holds
-    for start in range(0, heads.shape[0], chunk):
-        stop = min(heads.shape[0], start + chunk)
-        part = matrix[start * run : stop * run]
-        np.take(rest[key[start * run : stop * run]], key, axis=1, out=part)
-        part.reshape(stop - start, run, heads.shape[0], run)[:] += heads_black[start:stop, None, :, None]
+    start = 0
+    for h, stop in enumerate(np.cumsum(runs).tolist()):
+        part = matrix[start:stop]
+        np.take(rest, key[start:stop], axis=0, out=part)
+        part += heads_black[h]
+        start = stop
         if progress:
-            progress(stop * run, m)
+            progress(stop, m)
     matrix.flags.writeable = False
     return matrix
 

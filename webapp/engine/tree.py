@@ -173,7 +173,7 @@ def analyse(
         placed += 1
         if cands.shape[0] == 2:
             second = int(cands[1])
-            children[int(table.row(first, cands[1:])[0])] = Node(second, {solved: second})
+            children[table.reply(first, second)] = Node(second, {solved: second})
             depths[position[second]] = depth + 1
             placed += 1
         node = Node(first, dict(sorted(children.items())))  # by ascending reply, as split gives them
