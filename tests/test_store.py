@@ -13,7 +13,7 @@ import pytest
 from records import sql
 
 from benchmarks.servers import free_port
-from webapp import create_app, store
+from webapp import create_app, jobs, store
 from webapp.engine import Code, GameSize, rules
 from webapp.web.helpers import play_guess
 
@@ -144,10 +144,13 @@ def test_a_first_release_database_upgrades_and_plays_on(backend, db_config):
     with every feature of this version (watch link, replay, hints)."""
     url = db_config["DATABASE_URL"] or db_config["DATABASE"]
     script = (Path(__file__).parent / "data" / "schema-v1.sql").read_text()
+    # Played today: a game from 1970 would be abandoned, and the app's hourly
+    # sweep (at minute 17) deletes abandoned games.
+    now = time.time()
     rows = [
         "INSERT INTO games (id, pegs, colors, distinct_, max_guesses, secret, created_at)"
-        " VALUES ('old-game', 4, 6, 0, 10, '3632', 0)",
-        "INSERT INTO guesses (game_id, move, guess, black, white, at) VALUES ('old-game', 1, '1122', 1, 0, 0)",
+        f" VALUES ('old-game', 4, 6, 0, 10, '3632', {now})",
+        f"INSERT INTO guesses (game_id, move, guess, black, white, at) VALUES ('old-game', 1, '1122', 1, 0, {now})",
     ]
     if backend == "postgresql":
         import psycopg
@@ -168,8 +171,12 @@ def test_a_first_release_database_upgrades_and_plays_on(backend, db_config):
     app = create_app({**db_config, "TESTING": True})
     try:
         assert store.schema.revision(app.extensions["store"]) == store.schema.head()
+        with app.app_context():  # the hourly sweep, whenever it runs, keeps a game played today
+            jobs.sweep(app.config, app.logger, time.time())
         client = app.test_client()
-        game = client.get("/api/games/old-game").get_json()
+        response = client.get("/api/games/old-game")
+        assert response.status_code == 200, response.get_data(as_text=True)
+        game = response.get_json()
         assert [g["guess"] for g in game["guesses"]] == ["1122"] and game["watch_url"]
         client.post("/games/old-game/suggestion", data={"strategy": "knuth"})
         done = client.post("/api/games/old-game/guesses", json={"guess": "3632"}).get_json()
