@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from webapp.engine import PRESETS, Code, Feedback, GameSize, StrategyError, best_guess, get_strategy
 from webapp.engine.codes import guess_indices, secret_indices
@@ -193,3 +195,36 @@ def test_dead_colour_filter_in_numpy_keeps_one_of_each_twin_set(size):
             twin = partitions.get(tuple(table.rows(np.array([g]), cands)[0]))
             assert twin is not None and twin < g
     assert dropped_any
+
+
+@given(
+    st.integers(min_value=2, max_value=34).flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.lists(st.lists(st.integers(0, 6), min_size=25, max_size=25), min_size=2, max_size=12),
+        )
+    )
+)
+def test_packed_class_sizes_order_rows_as_the_sorted_sizes(case):
+    """minimax-lex's one-number key orders partitions of ``n`` codes exactly
+    as their class sizes, largest first, compared in turn; beyond 30 codes
+    it gives way to the sorted sizes (its number would not be exact)."""
+    from webapp.engine.strategies import sizes_descending, sizes_packed
+
+    n, rows = case
+    # Each row a partition of n codes: random weights scaled to sum to n.
+    counts = np.zeros((len(rows), 25), dtype=np.int32)
+    for i, weights in enumerate(rows):
+        w = np.array(weights) + (np.arange(25) == i % 25)  # never all zero
+        sizes = np.floor(w / w.sum() * n).astype(np.int32)
+        sizes[np.argmax(w)] += n - sizes.sum()
+        counts[i] = sizes
+    packed = sizes_packed(np.asfortranarray(counts), n)
+    if n > 30:
+        assert packed is None
+        return
+    lexical = [tuple(row) for row in sizes_descending(counts, n)]
+    for a in range(len(rows)):
+        for b in range(len(rows)):
+            assert (packed[a] < packed[b]) == (lexical[a] < lexical[b])
+            assert (packed[a] == packed[b]) == (lexical[a] == lexical[b])

@@ -92,6 +92,9 @@ class Criterion:
     # The key's first column, when it is much cheaper than the whole key: the
     # rows that lose on it are dropped before the rest is worked out.
     first: Callable[[np.ndarray, int], np.ndarray] | None = None
+    # The whole key as one column that orders rows as the key does, when
+    # ``n`` is small enough for that (else None): one comparison, not many.
+    packed: Callable[[np.ndarray, int], np.ndarray | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -162,6 +165,30 @@ def sizes_descending(counts: Array, n: int) -> Array:
     ordered = -np.sort(-counts, axis=1)
     used = np.flatnonzero(ordered.any(axis=0))
     return ordered[:, : used[-1] + 1 if used.size else 1]
+
+
+@lru_cache(maxsize=64)
+def _size_weights(n: int) -> np.ndarray | None:
+    """Weights that read how many classes of each size a row has as one
+    number, the largest size the most significant digit (a size ``s``
+    occurs at most ``n // s`` times: the digit's base is one more), or None
+    when that number would not be exact in a float (``n`` over 30)."""
+    weights, total = np.zeros(n + 1), 1
+    for size in range(1, n + 1):
+        weights[size] = total
+        total *= n // size + 1
+        if total > 2**53:
+            return None
+    return weights
+
+
+def sizes_packed(counts: Array, n: int) -> Array | None:
+    """:func:`sizes_descending` as one number a row, ordered alike: rows
+    compare on their classes of the largest size first, then the next."""
+    weights = _size_weights(int(n))
+    if weights is None:
+        return None
+    return np.asarray(np.take(weights, counts.T.astype(np.intp)).sum(axis=0))
 
 
 @lru_cache(maxsize=4)
@@ -263,7 +290,7 @@ register(
         "minimax-lex",
         "Minimise the largest class, then the second largest, and so on.",
         "a refinement of Knuth's rule",
-        (Criterion("class sizes", sizes_descending, _sizes_shown, first=largest),),
+        (Criterion("class sizes", sizes_descending, _sizes_shown, first=largest, packed=sizes_packed),),
     )
 )
 register(
@@ -437,7 +464,8 @@ def best_rows(strategy: Strategy, counts: np.ndarray, n: int) -> np.ndarray:
             rows = rows[column <= column.min() + crit.tolerance]
         if rows.size <= 1:
             break
-        key = np.asarray(crit.key(running(), n), dtype=np.float64)
+        packed = crit.packed(running(), n) if crit.packed is not None else None
+        key = np.asarray(crit.key(running(), n) if packed is None else packed, dtype=np.float64)
         columns = key[:, None] if key.ndim == 1 else key
         for j in range(columns.shape[1]):
             column = columns[:, j]

@@ -233,6 +233,14 @@ class FeedbackTable:
         self.replies = (pegs + 1) * (pegs + 2) // 2 - 1
         # Whether numpy works replies out from the small tables (few enough colour multisets).
         self.by_tables = math.comb(pegs + colors - 1, pegs) <= SMALL_TABLE_SETS
+        # Up to 4 pegs, a partition of at most ``replies`` codes fits in one
+        # 64-bit number, four bits a reply (see ``_perfect_or_counts``).
+        self.nibbles: Array | None = None
+        if self.replies <= 16:
+            possible = [b * pegs + c for b in range(pegs + 1) for c in range(b, pegs + 1) if (b, c) != (pegs - 1, pegs)]
+            self.reply_slots = np.array(possible, dtype=np.intp)
+            self.nibbles = np.zeros(self.slots, dtype=np.uint64)
+            self.nibbles[self.reply_slots] = np.uint64(1) << (np.uint64(4) * np.arange(len(possible), dtype=np.uint64))
 
     def keep_block(self, block: Array, members: Array) -> None:
         """Keep ``block``, the feedback between the codes of ``members``."""
@@ -363,7 +371,7 @@ class FeedbackTable:
         kept = self.kept(guesses, codes)
         kernels = compiled(pairs, NUMPY_MATRIX_PAIRS if kept is not None else NUMPY_PAIRS)
         if kernels is None:
-            return self._perfect_or_replies(guesses, codes, kept)[0]
+            return self._perfect_or_counts(guesses, codes, kept, counts=False)[0]
         if kept is not None:
             matrix, rows, columns = kept
             return int(kernels.first_perfect_split(matrix, _indices(rows), _indices(columns), self.slots))
@@ -373,7 +381,7 @@ class FeedbackTable:
         """:meth:`first_perfect_split`, and when it finds none, the class
         sizes of every guess (:meth:`class_counts`) if they came on the way
         (the compiled kernels count a few codes' classes as they look; numpy
-        counts them from the replies it looked at), else None."""
+        has them from what it looked at), else None."""
         if codes.shape[0] > self.replies:
             return -1, None
         guesses, codes = _indices(guesses), _indices(codes)
@@ -381,8 +389,7 @@ class FeedbackTable:
         kept = self.kept(guesses, codes)
         kernels = compiled(pairs, NUMPY_MATRIX_PAIRS if kept is not None else NUMPY_PAIRS)
         if kernels is None:
-            first, replies = self._perfect_or_replies(guesses, codes, kept)
-            return first, None if replies is None else counts_by_reply(replies, self.slots)
+            return self._perfect_or_counts(guesses, codes, kept)
         if kept is None and codes.shape[0] <= SMALL_SET_CODES:
             first, counts = kernels.perfect_or_counts_few(
                 guesses, codes, small_tables(self.pegs, self.colors), self.pegs, self.slots
@@ -390,27 +397,49 @@ class FeedbackTable:
             return int(first), counts
         return self.first_perfect_split(guesses, codes), None
 
-    def _perfect_or_replies(
-        self, guesses: Array, codes: Array, kept: tuple[Array, Array, Array] | None
+    def _perfect_or_counts(
+        self, guesses: Array, codes: Array, kept: tuple[Array, Array, Array] | None, counts: bool = True
     ) -> tuple[int, Array | None]:
         """Position of the first of ``guesses`` that splits ``codes`` (at
-        most ``replies`` of them) into single codes, or -1 with the replies
-        of every guess (:meth:`replies_of`), in numpy, a block of guesses at
-        a time, small blocks first, so an early hit ends the work early.
-        Each reply is a bit (replies are below 64): they differ exactly when
-        their bits' sum equals their union."""
+        most ``replies`` of them) into single codes, or -1 with the class
+        sizes of every guess (when ``counts``), in numpy, a block of guesses
+        at a time, small blocks first, so an early hit ends the work early.
+
+        Up to 4 pegs, each code adds ``1 << 4k`` for its reply ``k`` (of at
+        most 16) to its guess's number: four bits a reply count up to 15
+        codes, the whole partition in one number. A split is perfect when
+        no count reaches 2, and the class sizes are the number's four-bit
+        parts. Otherwise each reply is a bit (replies are below 64): they
+        differ exactly when their bits' sum equals their union, and the
+        class sizes are counted from the replies."""
+        nibbles = self.nibbles
         blocks, start, width = [], 0, FIRST_GUESSES_TRIED
         while start < guesses.shape[0]:
             stop = start + width
             part = None if kept is None else (kept[0], kept[1][start:stop], kept[2])
             replies = self.replies_of(guesses[start:stop], codes, part)
-            bits = np.left_shift(np.uint64(1), replies, dtype=np.uint64)
-            hits = np.flatnonzero(np.bitwise_or.reduce(bits, axis=0) == bits.sum(axis=0, dtype=np.uint64))
+            if nibbles is not None:
+                seen = np.take(nibbles, replies).sum(axis=0, dtype=np.uint64)
+                hits = np.flatnonzero((seen & np.uint64(0xEEEE_EEEE_EEEE_EEEE)) == 0)
+            else:
+                bits = np.left_shift(np.uint64(1), replies, dtype=np.uint64)
+                hits = np.flatnonzero(np.bitwise_or.reduce(bits, axis=0) == bits.sum(axis=0, dtype=np.uint64))
+                seen = replies
             if hits.size:
                 return start + int(hits[0]), None
-            blocks.append(replies)
+            if counts:
+                blocks.append(seen)
             start, width = stop, width * 4
-        return -1, np.concatenate(blocks, axis=1) if blocks else np.zeros((codes.shape[0], 0), dtype=np.uint8)
+        if not counts:
+            return -1, None
+        if nibbles is None:
+            replies = np.concatenate(blocks, axis=1) if blocks else np.zeros((codes.shape[0], 0), dtype=np.uint8)
+            return -1, counts_by_reply(replies, self.slots)
+        packed = np.concatenate(blocks) if blocks else np.zeros(0, dtype=np.uint64)
+        shifts = np.uint64(4) * np.arange(self.reply_slots.shape[0], dtype=np.uint64)
+        out = np.zeros((self.slots, packed.shape[0]), dtype=np.int32)  # laid out reply by reply, as counts_by_reply
+        out[self.reply_slots] = (packed[None, :] >> shifts[:, None]) & np.uint64(15)
+        return -1, out.T
 
     def replies_of(self, guesses: Array, codes: Array, kept: tuple[Array, Array, Array] | None = None) -> Array:
         """The replies of each code (rows) to each guess (columns), in numpy:
