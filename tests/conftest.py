@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 import threading
 import uuid
 
@@ -26,7 +27,15 @@ def pytest_configure(config):
     # The tests choose their databases; a developer's own settings stay out.
     for name in ("DATABASE_URL", "REDIS_URL"):
         os.environ.pop(name, None)
+    # Feedback matrices kept between processes go to a directory of this
+    # session's own (every process the tests start inherits it).
+    config.table_cache = tempfile.mkdtemp(prefix="mastermind-cache-")
+    os.environ["MASTERMIND_CACHE"] = config.table_cache
     config.addinivalue_line("markers", "backends(*names): run each test on these databases")
+
+
+def pytest_unconfigure(config):
+    shutil.rmtree(getattr(config, "table_cache", ""), ignore_errors=True)
 
 
 def pytest_generate_tests(metafunc):

@@ -253,12 +253,16 @@ def test_block_of_distinct_codes_agrees_with_direct_feedback():
     """Bulls and Cows keeps the feedback between its 5,040 codes of different
     colours (the 10,000-code matrix is too large); reading it, in numpy or in
     the compiled kernels, gives what computing each reply gives."""
+    import os
+
     from webapp.engine import kernels
     from webapp.engine.tables import counts_gathered
 
     size = GameSize(4, 10, True, True)
     table = feedback_table(size)
     assert table.matrix is None and table.block is not None and table.block.shape == (5040, 5040)
+    kept = os.listdir(os.environ["MASTERMIND_CACHE"])  # the session's cache (conftest)
+    assert any(name.startswith("feedback-4x10-different-colours-") for name in kept)
     direct = FeedbackTable(4, 10, matrix=None)
     rng = np.random.default_rng(5040)
     members = secret_indices(size).astype(np.int64)
@@ -362,3 +366,80 @@ def test_numpy_perfect_split_or_counts_in_one_pass(pegs, colors, keep, monkeypat
             outcomes["none"] += 1
         assert (table.class_counts(guesses, few) == expected_counts).all()
     assert outcomes["found"] and outcomes["none"]
+
+
+def test_matrices_kept_on_disk_between_processes(tmp_path, monkeypatch):
+    """A matrix built once is written to the cache directory and read by
+    the next process that needs it; a file of another layout, a truncated
+    one or one whose rows disagree with fresh replies is built and written
+    again; ``off`` keeps nothing; a directory that cannot be made only
+    means no file."""
+    from webapp.engine import tables
+
+    pegs, colors = 5, 5
+    members = np.arange(colors**pegs, dtype=np.int64)
+    assert members.shape[0] >= tables.CACHE_FROM_CODES
+    built = []
+
+    def build():
+        built.append(1)
+        return feedback_matrix(pegs, colors)
+
+    def kept():
+        return tables.kept_on_disk("feedback-test", pegs, colors, members, build)
+
+    monkeypatch.setenv("MASTERMIND_CACHE", str(tmp_path))
+    expected = feedback_matrix(pegs, colors)
+    first = kept()
+    path = tmp_path / f"feedback-test-{tables.CACHE_FORMAT}.npy"
+    assert len(built) == 1 and path.exists() and (first == expected).all()
+    again = kept()
+    assert len(built) == 1 and (again == expected).all() and not again.flags.writeable
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporary file left
+
+    np.save(path, np.zeros_like(expected))  # the right shape, the wrong replies
+    assert (kept() == expected).all() and len(built) == 2
+    assert (np.load(path) == expected).all()  # written again
+    path.write_bytes(path.read_bytes()[:1000])  # cut short
+    assert (kept() == expected).all() and len(built) == 3
+    np.save(path, expected[:100, :100])  # another layout
+    assert (kept() == expected).all() and len(built) == 4
+    assert (kept() == expected).all() and len(built) == 4
+
+    monkeypatch.setenv("MASTERMIND_CACHE", "off")
+    path.unlink()
+    assert (kept() == expected).all() and len(built) == 5 and not path.exists()
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a directory")
+    monkeypatch.setenv("MASTERMIND_CACHE", str(blocked / "cache"))
+    assert (kept() == expected).all() and len(built) == 6
+
+
+def test_the_cache_defaults_to_the_users_cache_directory(monkeypatch, tmp_path):
+    from webapp.engine.tables import cache_directory
+
+    monkeypatch.delenv("MASTERMIND_CACHE")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert cache_directory() == str(tmp_path / "mastermind-lab")
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert cache_directory() == str(tmp_path / ".cache" / "mastermind-lab")
+
+
+def test_a_second_process_reads_the_first_ones_matrix(tmp_path):
+    """Two whole commands on one board: the first writes its matrix, the
+    second maps that file (it is not written again) and gives the same tree."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "MASTERMIND_CACHE": str(tmp_path)}
+    command = [sys.executable, "-m", "webapp.cli", "analyse", "--pegs", "5", "--colors", "5", "--strategy", "knuth"]
+    first = subprocess.run([*command, "--json"], capture_output=True, text=True, env=env, timeout=120, check=True)
+    (path,) = tmp_path.glob("feedback-5x5-*.npy")
+    written = path.stat().st_mtime_ns
+    second = subprocess.run([*command, "--json"], capture_output=True, text=True, env=env, timeout=120, check=True)
+    assert path.stat().st_mtime_ns == written
+    trees = [{k: v for k, v in json.loads(run.stdout)[0].items() if k != "seconds"} for run in (first, second)]
+    assert trees[0] == trees[1] and trees[0]["total"] > 0

@@ -638,8 +638,27 @@ def build_parser() -> Parser:
     return parser
 
 
+def keep_freed_memory() -> None:
+    """Let this process reuse the memory it frees. By default glibc hands a
+    freed block of more than 128 KiB back to the system and maps a fresh one
+    for the next, so every large numpy temporary of a tree (the replies of a
+    position, their keys) pays its page faults again: 0.01-0.03 s of a
+    command on a board of a few thousand codes. Blocks of up to 32 MiB now
+    come from the heap, which keeps up to 256 MiB of freed memory. Nothing
+    happens where the C library has no ``mallopt``."""
+    import ctypes
+
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (AttributeError, OSError):
+        return
+    mallopt(-3, 32 * 2**20)  # M_MMAP_THRESHOLD
+    mallopt(-1, 256 * 2**20)  # M_TRIM_THRESHOLD
+
+
 def main(argv=None, out=None) -> int:
     out = out or sys.stdout
+    keep_freed_memory()
     try:
         args = build_parser().parse_args(argv)
         args.run(args, out)

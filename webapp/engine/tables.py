@@ -17,7 +17,9 @@ a few thousand codes (Bulls and Cows included) never loads numba.
 from __future__ import annotations
 
 import math
+import os
 import threading
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, cast
 
@@ -533,6 +535,12 @@ def feedback_among(pegs: int, colors: int, members: Array) -> Array:
     return matrix
 
 
+def distinct_block(pegs: int, colors: int, members: Array) -> Array:
+    """The feedback among the codes of different colours, ``members``."""
+    name = f"feedback-{pegs}x{colors}-different-colours"
+    return kept_on_disk(name, pegs, colors, members, lambda: feedback_among(pegs, colors, members))
+
+
 # Tables kept per process, in bytes of their matrices: a few sizes' matrices
 # (4×9's is 41 MiB, 5×6's 58 MiB), the least recently used let go first.
 TABLE_CACHE_BYTES = 128 * 2**20
@@ -540,6 +548,77 @@ _tables: LRUCache[tuple[int, int], FeedbackTable] = LRUCache(
     maxsize=TABLE_CACHE_BYTES, getsizeof=lambda table: table.nbytes
 )
 _tables_lock = threading.Lock()
+
+
+# Matrices built once are kept on disk for later processes, in the directory
+# MASTERMIND_CACHE names ("off": none), by default the user's cache directory.
+# A process reads the file rather than building the matrix again (4×8's
+# 16 MB: 23 ms to build, 3 ms to read). The name carries the layout's version.
+CACHE_FORMAT = "v1"
+# Smaller matrices build about as fast as a file is read.
+CACHE_FROM_CODES = 2000
+
+
+def cache_directory() -> str | None:
+    """Where matrices are kept between processes, or None (``off``)."""
+    chosen = os.environ.get("MASTERMIND_CACHE")
+    if chosen == "off":
+        return None
+    if chosen:
+        return chosen
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "mastermind-lab")
+
+
+def kept_on_disk(name: str, pegs: int, colors: int, members: Array, build: Callable[[], Array]) -> Array:
+    """The ``(m, m)`` feedback matrix among ``members`` (code indices,
+    ascending; at least ``CACHE_FROM_CODES`` of them, else it is simply
+    built), called ``name``: read from the cache when a file there has
+    the right shape and agrees with replies worked out afresh on a few rows,
+    else built and written (to a temporary file first, then renamed: a
+    reader never sees half a file; a directory that cannot be written only
+    means no file)."""
+    directory = cache_directory()
+    m = members.shape[0]
+    if directory is None or m < CACHE_FROM_CODES:
+        return build()
+    path = os.path.join(directory, f"{name}-{CACHE_FORMAT}.npy")
+    try:
+        # Read, not mapped: a tree's gathers from a file's mapping run slower
+        # (4×8 knuth: the 23 ms saved were lost again), from memory of its own not.
+        kept = np.load(path, allow_pickle=False)
+        if kept.shape == (m, m) and kept.dtype == np.uint8 and _rows_agree(kept, pegs, colors, members):
+            kept.flags.writeable = False
+            return cast(Array, kept)
+    except (OSError, ValueError):
+        pass
+    matrix = build()
+    try:
+        import tempfile  # only when a file is written
+
+        os.makedirs(directory, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(dir=directory, prefix=f".{name}-", suffix=".npy")
+        try:
+            with os.fdopen(fd, "wb") as out:
+                np.save(out, matrix, allow_pickle=False)
+            os.replace(temporary, path)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+    except OSError:
+        pass
+    return matrix
+
+
+def _rows_agree(matrix: Array, pegs: int, colors: int, members: Array) -> bool:
+    """Whether a few rows of ``matrix`` (the first, the last and three
+    between) are the replies of their codes to every member."""
+    m = members.shape[0]
+    rows = np.unique(np.array([0, m // 3, m // 2, (2 * m) // 3, m - 1]))
+    digits, counts = code_digits(pegs, colors), color_counts(pegs, colors)
+    codes = members[rows]
+    fresh = feedback_numpy(digits[codes], counts[codes], digits[members], counts[members], pegs)
+    return bool((matrix[rows] == fresh).all())
 
 
 def feedback_table(
@@ -559,14 +638,23 @@ def feedback_table(
         if table is not None and (table.matrix is not None or not wants_matrix):
             if wants_block and table.matrix is None and table.block is None and members is not None:
                 _tables.pop(key)  # weighed again with its block
-                table.keep_block(feedback_among(size.pegs, size.colors, members), members)
+                table.keep_block(distinct_block(size.pegs, size.colors, members), members)
                 if table.nbytes <= _tables.maxsize:
                     _tables[key] = table
             return table
-        matrix = feedback_matrix(size.pegs, size.colors, progress) if wants_matrix else None
+        matrix = None
+        if wants_matrix:
+            every = np.arange(size.n_codes, dtype=np.int64)
+            matrix = kept_on_disk(
+                f"feedback-{size.pegs}x{size.colors}",
+                size.pegs,
+                size.colors,
+                every,
+                lambda: feedback_matrix(size.pegs, size.colors, progress),
+            )
         table = FeedbackTable(size.pegs, size.colors, matrix)
         if wants_block and members is not None:
-            table.keep_block(feedback_among(size.pegs, size.colors, members), members)
+            table.keep_block(distinct_block(size.pegs, size.colors, members), members)
         if table.nbytes <= _tables.maxsize:  # a larger one (asked for by a caller) is not kept
             _tables[key] = table
         return table
