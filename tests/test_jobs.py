@@ -16,7 +16,7 @@ from webapp import create_app, store
 from webapp.computations import ROW_FIELDS
 from webapp.engine import GameSize, analyse
 
-FORCED = {"JOBS_QUICK_INLINE": False, "TESTING": True}
+FORCED = {"JOBS_QUICK_INLINE": False, "TESTING": True, "JOBS_PERIODIC": False}
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
 
 
@@ -263,14 +263,23 @@ def test_starting_jobs_is_rate_limited_per_client(db_config):
     app.extensions["jobs"].stop()
 
 
-def test_the_sweep_is_an_hourly_periodic_task(app):
+def test_the_sweep_is_an_hourly_periodic_task(app, db_config):
     """Abandoned games go by huey's periodic task (the consumer's scheduler
-    starts it once an hour), not by whatever request comes along."""
+    starts it once an hour), not by whatever request comes along. The
+    server's apps run that scheduler; the tests' apps leave it off and call
+    the sweep."""
     import datetime
 
     from webapp.engine import Code
 
     queue = app.extensions["jobs"]
+    assert not queue.consumer.scheduler.is_alive()  # this app's sweep runs below, not on the clock
+    clocked = make_app(db_config, JOBS_PERIODIC=True)
+    try:
+        assert clocked.extensions["jobs"].consumer.scheduler.is_alive()  # as the server runs it
+    finally:
+        clocked.extensions["jobs"].stop()
+        clocked.extensions["store"].close()
     hour = datetime.datetime(2026, 1, 1, 5, 0)
     due = [minute for minute in range(60) if queue.sweep.s().validate_datetime(hour.replace(minute=minute))]
     assert len(due) == 1

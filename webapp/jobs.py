@@ -59,6 +59,11 @@ DEFAULTS = {
     # How many quick jobs one request may compute itself; further ones queue.
     "JOBS_QUICK_PER_REQUEST": 3,
     "JOBS_QUEUE_NAME": "mastermind",  # huey's name: the prefix of its keys in Redis
+    # Whether the embedded consumer runs the hourly sweep on the clock (huey's
+    # scheduler). The tests turn it off and run the sweep themselves: on the
+    # clock it would delete their abandoned games whenever a run crosses its
+    # minute.
+    "JOBS_PERIODIC": True,
 }
 # The minute of every hour at which the sweep of abandoned games runs.
 SWEEP_MINUTE = "17"
@@ -336,11 +341,12 @@ class Jobs:
 
         self.task, self.sweep = run_job, hourly_sweep
         if settings["JOBS_CONSUMER"] == "embedded":
-            self.start(settings["JOBS_WORKERS"])
+            self.start(settings["JOBS_WORKERS"], settings.get("JOBS_PERIODIC", True))
 
-    def start(self, workers: int) -> None:
-        """Consumer threads in this process (no scheduler, no signal handlers:
-        the web server owns those)."""
+    def start(self, workers: int, periodic: bool = True) -> None:
+        """Consumer threads in this process, and with ``periodic`` huey's
+        scheduler for the hourly sweep (no signal handlers: the web server
+        owns those)."""
         self.consumer = self.huey.create_consumer(
             workers=workers,
             worker_type="thread",
@@ -351,14 +357,16 @@ class Jobs:
         )
         for _, thread in self.consumer.worker_threads:
             thread.start()
-        self.consumer.scheduler.start()  # the hourly sweep
+        if periodic:
+            self.consumer.scheduler.start()  # the hourly sweep
 
     def stop(self) -> None:
         if self.consumer is not None:
             self.consumer.stop_flag.set()
             for _, thread in self.consumer.worker_threads:
                 thread.join(5)
-            self.consumer.scheduler.join(5)
+            if self.consumer.scheduler.is_alive():
+                self.consumer.scheduler.join(5)
             self.consumer = None
 
 

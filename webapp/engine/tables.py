@@ -584,9 +584,7 @@ def kept_on_disk(name: str, pegs: int, colors: int, members: Array, build: Calla
         return build()
     path = os.path.join(directory, f"{name}-{CACHE_FORMAT}.npy")
     try:
-        # Read, not mapped: a tree's gathers from a file's mapping run slower
-        # (4×8 knuth: the 23 ms saved were lost again), from memory of its own not.
-        kept = np.load(path, allow_pickle=False)
+        kept = np.load(path, allow_pickle=False)  # into memory of its own: 3 ms for 16 MB
         if kept.shape == (m, m) and kept.dtype == np.uint8 and _rows_agree(kept, pegs, colors, members):
             kept.flags.writeable = False
             return cast(Array, kept)
