@@ -14,6 +14,7 @@
     python -m benchmarks --peer /path/to/mmstrat   # whole process beside the C++ solver (see peer.py)
     python -m benchmarks --start-up # every tree of up to 5,040 codes, whole process (see startup.py)
     python -m benchmarks --start-up --against main   # the same beside another commit
+    python -m benchmarks --start-up --cold  # every command builds its feedback matrix (no cache)
 
 Compiled kernels are loaded (and compiled on a first run) before the clock
 starts; "traced" is the peak of Python and numpy allocations (tracemalloc, a
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from .jobs import measure
@@ -138,9 +140,17 @@ def main(argv=None):
         metavar="REF",
         help="with --start-up: each tree also from the git commit REF (a worktree), alternating runs",
     )
+    parser.add_argument(
+        "--cold",
+        action="store_true",
+        help="with --start-up: no feedback matrix from the cache (MASTERMIND_CACHE=off), as a board's first command",
+    )
     args = parser.parse_args(argv)
     if args.start_up:
         from .startup import main as startup_main
+
+        if args.cold:
+            os.environ["MASTERMIND_CACHE"] = "off"  # the commands inherit it
 
         startup_main(only=args.only, against=args.against)
         return

@@ -5,6 +5,7 @@ shipped optimal trees replayed.
 
     python -m benchmarks --start-up           # best of three runs of each
     python -m benchmarks --start-up --only bulls
+    python -m benchmarks --start-up --cold    # no matrix from the cache: a board's first command
 
 A time is the best of ``repeats`` wall-clock runs of ``mastermind analyse
 ... --json``, memory the largest peak RSS (``/usr/bin/time``). Rows over the
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import compileall
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -89,7 +91,8 @@ def main(only: str | None = None, repeats: int = 3, against: str | None = None) 
             beside(other, against, only, max(repeats, 5))
         return
     compile_app()
-    print(f"whole process, best of {repeats}; * over {GOAL} s")
+    matrices = "built by each command" if os.environ.get("MASTERMIND_CACHE") == "off" else "read from the cache"
+    print(f"whole process, best of {repeats}, feedback matrices {matrices}; * over {GOAL} s")
     print(f"{'tree':62} {'seconds':>8} {'MiB':>5} {'total':>7}")
     worst = 0.0
     for name, args in jobs():
@@ -112,7 +115,8 @@ def beside(other: Path, ref: str, only: str | None, repeats: int) -> None:
     """Each tree from this checkout and from ``other``, alternating runs."""
     compile_app()
     analyse = [sys.executable, "-m", "webapp.cli", "analyse"]  # the checkout it runs in decides the code
-    print(f"whole process, best of {repeats}, alternating; this checkout beside {ref}")
+    matrices = "built by each command" if os.environ.get("MASTERMIND_CACHE") == "off" else "read from the cache"
+    print(f"whole process, best of {repeats}, alternating, feedback matrices {matrices}; this checkout beside {ref}")
     print(f"{'tree':62} {ref[:8]:>8} {'here':>8} {'ratio':>6} {'total':>7}")
     for name, args in jobs():
         if only and only.lower() not in name.lower():
