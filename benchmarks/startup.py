@@ -69,6 +69,11 @@ def jobs() -> list[tuple[str, list[str]]]:
     return out + SHIPPED
 
 
+def matrices() -> str:
+    """Where the timed commands' feedback matrices come from (``--cold``: none cached)."""
+    return "built by each command" if os.environ.get("MASTERMIND_CACHE") == "off" else "read from the cache"
+
+
 @contextmanager
 def worktree(ref: str) -> Iterator[Path]:
     """The commit ``ref`` checked out in a temporary git worktree, its
@@ -91,8 +96,7 @@ def main(only: str | None = None, repeats: int = 3, against: str | None = None) 
             beside(other, against, only, max(repeats, 5))
         return
     compile_app()
-    matrices = "built by each command" if os.environ.get("MASTERMIND_CACHE") == "off" else "read from the cache"
-    print(f"whole process, best of {repeats}, feedback matrices {matrices}; * over {GOAL} s")
+    print(f"whole process, best of {repeats}, feedback matrices {matrices()}; * over {GOAL} s")
     print(f"{'tree':62} {'seconds':>8} {'MiB':>5} {'total':>7}")
     worst = 0.0
     for name, args in jobs():
@@ -115,8 +119,7 @@ def beside(other: Path, ref: str, only: str | None, repeats: int) -> None:
     """Each tree from this checkout and from ``other``, alternating runs."""
     compile_app()
     analyse = [sys.executable, "-m", "webapp.cli", "analyse"]  # the checkout it runs in decides the code
-    matrices = "built by each command" if os.environ.get("MASTERMIND_CACHE") == "off" else "read from the cache"
-    print(f"whole process, best of {repeats}, alternating, feedback matrices {matrices}; this checkout beside {ref}")
+    print(f"whole process, best of {repeats}, alternating, feedback matrices {matrices()}; this checkout beside {ref}")
     print(f"{'tree':62} {ref[:8]:>8} {'here':>8} {'ratio':>6} {'total':>7}")
     for name, args in jobs():
         if only and only.lower() not in name.lower():

@@ -231,16 +231,17 @@ class FeedbackTable:
         self.position: Array | None = None
         if block is not None and members is not None:
             self.keep_block(block, members)
-        # Different replies a guess can get (``(pegs - 1, 1)`` never happens).
-        self.replies = (pegs + 1) * (pegs + 2) // 2 - 1
+        # The slot (``black * pegs + common``) of each reply a guess can get,
+        # in order (``(pegs - 1, 1)`` never happens), and how many there are.
+        possible = [b * pegs + c for b in range(pegs + 1) for c in range(b, pegs + 1) if (b, c) != (pegs - 1, pegs)]
+        self.reply_slots = np.array(possible, dtype=np.intp)
+        self.replies = len(possible)
         # Whether numpy works replies out from the small tables (few enough colour multisets).
         self.by_tables = math.comb(pegs + colors - 1, pegs) <= SMALL_TABLE_SETS
         # Up to 4 pegs, a partition of at most ``replies`` codes fits in one
         # 64-bit number, four bits a reply (see ``_perfect_or_counts``).
         self.nibbles: Array | None = None
         if self.replies <= 16:
-            possible = [b * pegs + c for b in range(pegs + 1) for c in range(b, pegs + 1) if (b, c) != (pegs - 1, pegs)]
-            self.reply_slots = np.array(possible, dtype=np.intp)
             self.nibbles = np.zeros(self.slots, dtype=np.uint64)
             self.nibbles[self.reply_slots] = np.uint64(1) << (np.uint64(4) * np.arange(len(possible), dtype=np.uint64))
 
@@ -420,6 +421,7 @@ class FeedbackTable:
             stop = start + width
             part = None if kept is None else (kept[0], kept[1][start:stop], kept[2])
             replies = self.replies_of(guesses[start:stop], codes, part)
+            # ``seen``: what the counts come from later (packed partitions, or the replies).
             if nibbles is not None:
                 seen = np.take(nibbles, replies).sum(axis=0, dtype=np.uint64)
                 hits = np.flatnonzero((seen & np.uint64(0xEEEE_EEEE_EEEE_EEEE)) == 0)
