@@ -115,3 +115,100 @@ def test_scoring_one_guess_per_symmetry_changes_no_tree(size):
     played = int(np.bitwise_or.reduce(1 << symmetry.digits[first]))
     pool, group = symmetry.after(symmetry.whole, first, 0, pool_of(size, played), played)
     assert group is not None and 0 < pool.shape[0] < pool_of(size, played).shape[0]
+
+
+# Run in a fresh interpreter: a tree forks only while numpy does the work,
+# and other tests load the compiled kernels into this one.
+FORKED = """
+import json, os, sys
+import numpy as np
+from webapp.engine import PRESETS, GameSize, analyse, tree
+from webapp.engine.tree import export_node
+
+forks = []
+fork = os.fork
+def counted():
+    forks.append(1)
+    return fork()
+os.fork = counted
+
+parent = os.getpid()
+choose = tree.choose
+def failing(*args, **kwargs):  # the fault under test, in the forked process or in this one
+    if (os.getpid() != parent) == (FAULT in ("child exits", "child raises")) and kwargs.get("depth") == 3:
+        if FAULT == "child exits":
+            os._exit(3)
+        raise RuntimeError(FAULT)
+    return choose(*args, **kwargs)
+if FAULT:
+    tree.choose = failing
+
+out = {}
+for label, size, names in (
+    ("4x6", GameSize(4, 6), list(PRESETS)),
+    ("bulls and cows", GameSize(4, 10, True, True), ["minimax-lex", "entropy"]),
+):
+    for name in names:
+        reports = []
+        try:
+            apart = analyse(name, size, processes=2, progress=lambda done, total: reports.append((done, total)))
+        except RuntimeError as exc:
+            out[f"{label} {name}"] = {"raised": str(exc)}
+            continue
+        tree.choose = choose
+        alone = analyse(name, size, processes=1)
+        tree.choose = failing if FAULT else choose
+        out[f"{label} {name}"] = {
+            "same tree": export_node(apart.root, size) == export_node(alone.root, size),
+            "same depths": bool(np.array_equal(apart.depths, alone.depths)),
+            "last report": reports[-1],
+            "secrets": int(alone.depths.shape[0]),
+        }
+try:
+    os.waitpid(-1, os.WNOHANG)
+    left = True
+except ChildProcessError:
+    left = False
+print(json.dumps({"forks": len(forks), "trees": out, "children left": left}))
+"""
+
+
+# The presets that fork on 4 × 6 (and both Bulls and Cows trees do).
+FORKING = sum(1 for strategy in PRESETS.values() if strategy.chooser is None and not strategy.random)
+
+
+def forked_trees(fault: str) -> dict:
+    import json
+    import subprocess
+    import sys
+
+    script = f"FAULT = {fault!r}\n" + FORKED
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    return json.loads(result.stdout.splitlines()[-1])
+
+
+@pytest.mark.parametrize("fault", ["", "child exits", "child raises"])
+def test_a_forked_process_grows_half_the_tree_alike(fault):
+    """With two processes, a forked one grows about half of the first
+    guess's classes: every strategy's tree and depths are the ones one
+    process builds, progress reaches every secret, and no process is left
+    behind. A forked process that dies or fails leaves its classes to the
+    parent, for the same tree. Neither a random strategy (its draws must
+    come in one order) nor one that searches or reads shipped trees forks."""
+    report = forked_trees(fault)
+    assert report["forks"] == FORKING + 2
+    assert len(report["trees"]) == len(PRESETS) + 2
+    for name, tree in report["trees"].items():
+        assert tree["same tree"] and tree["same depths"], name
+        assert tree["last report"] == [tree["secrets"], tree["secrets"]], name
+    assert not report["children left"]
+
+
+def test_a_failure_in_the_parent_ends_the_forked_process():
+    """An error in the parent's half is raised, and the forked process is
+    ended and reaped rather than left running."""
+    report = forked_trees("parent raises")
+    assert report["forks"] == FORKING + 2
+    assert all(tree == {"raised": "parent raises"} for tree in report["trees"].values())
+    assert not report["children left"]

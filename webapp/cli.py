@@ -21,7 +21,7 @@ from typing import Any
 
 from .engine import PRESETS, GameSize, MastermindError, Strategy, analyse, best_guess, get_strategy
 from .engine.codes import parse_history
-from .engine.optimal import EXACT_NODES, shipped
+from .engine.optimal import EXACT_NODES, search_workers, shipped
 from .engine.tables import feedback_table
 from .engine.tree import check_analysable
 
@@ -173,7 +173,8 @@ def cmd_analyse(args, out) -> None:
     for name in names:
         progress = Progress(f"{name:>11} {size.label()}", "secrets")
         try:
-            result = analyse(name, size, seed=args.seed, progress=progress)
+            # Every core (NUMBA_NUM_THREADS sets fewer): a large tree shares its first classes with a fork.
+            result = analyse(name, size, seed=args.seed, progress=progress, processes=search_workers())
         except MastermindError as exc:
             if len(names) == 1:
                 raise

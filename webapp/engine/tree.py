@@ -4,17 +4,30 @@ build its decision tree."""
 from __future__ import annotations
 
 import itertools
+import os
+import pickle
+import signal
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from .codes import JSON, Array, Code, Feedback, GameSize, Progress, SizeError, code_digits, secret_indices
 from .strategies import Strategy, choose, colors_mask, get_strategy, pool_of
-from .tables import FeedbackTable, feedback_table
+from .tables import FeedbackTable, feedback_table, loaded
 
 # The largest size analysed: 5 pegs × 8 colours, 32,768 codes.
 ANALYSABLE_CODES = 32_768
+
+# Trees of at least this many secrets share the first guess's classes with
+# a forked process when ``analyse`` is given two processes (below it,
+# forking costs more than it saves), on boards of at most ``FORK_MOST``
+# codes: larger boards' deeper guesses load the compiled kernels, which use
+# every core themselves (two processes loading them would both pay for it).
+FORK_CODES = 1_000
+FORK_MOST = 10_000
 
 
 @dataclass
@@ -115,6 +128,7 @@ def analyse(
     progress: Progress | None = None,
     table: FeedbackTable | None = None,
     symmetric: bool = True,
+    processes: int = 1,
 ) -> Analysis:
     """Play ``strategy`` against every secret of ``size`` and build its tree.
 
@@ -122,6 +136,8 @@ def analyse(
     ``symmetric``: score only the smallest of guesses that are images of one
     another by a symmetry of the line played (see :class:`Symmetry`); False
     scores every guess, for the same tree.
+    ``processes``: with 2 or more, a forked process grows about half of the
+    first guess's classes (see :func:`forks`); the tree is the same.
     """
     if isinstance(strategy, str):
         strategy = get_strategy(strategy)
@@ -135,6 +151,7 @@ def analyse(
     rng = np.random.default_rng(seed) if strategy.random else None  # numpy.random loads only for it
     solved = size.solved
     placed = 0
+    report = progress
 
     # Every strategy guesses the only code left, and some the first of two.
     first_of_two = strategy.first_of_two
@@ -153,16 +170,55 @@ def analyse(
         pool_next, group_next = pool_of(size, played_next), None
         if symmetry is not None and group is not None:
             pool_next, group_next = symmetry.after(group, guess, played, pool_next, played_next)
-        for reply, start, stop in zip(values.tolist(), starts[:-1].tolist(), starts[1:].tolist()):
-            if reply == solved:
-                node.children[int(reply)] = guess
-                depths[position[guess]] = depth
-                placed += 1
+        classes = {
+            reply: members[start:stop]
+            for reply, start, stop in zip(values.tolist(), starts[:-1].tolist(), starts[1:].tolist())
+        }
+        apart: dict[int, Array] = {}
+        if depth == 1 and forks(strategy, size, processes, n):
+            apart = halves(classes, solved)
+            child = fork(lambda: grow_all(apart, played_next, pool_next, group_next, forked=True))
+        try:
+            for reply, codes in classes.items():
+                if reply == solved:
+                    node.children[reply] = guess
+                    depths[position[guess]] = depth
+                    placed += 1
+                elif reply not in apart:
+                    node.children[reply] = grow(codes, depth + 1, played_next, pool_next, group_next)
+        except BaseException:
+            if apart:
+                abandon(child)
+            raise
+        if apart:
+            grown = joined(child)
+            if grown is None:  # the forked process failed: its classes are grown here
+                subtrees = grow_all(apart, played_next, pool_next, group_next)[0]
             else:
-                node.children[int(reply)] = grow(members[start:stop], depth + 1, played_next, pool_next, group_next)
-        if progress:
-            progress(placed, secrets.shape[0])
+                subtrees, at, at_depths = grown
+                depths[at] = at_depths
+                placed += at.shape[0]
+            node.children = dict(
+                sorted({**node.children, **subtrees}.items())
+            )  # by ascending reply, as split gives them
+        if report:
+            report(placed, secrets.shape[0])
         return node
+
+    def grow_all(
+        classes: dict[int, Array], played: int, pool: Array, group: Array | None, forked: bool = False
+    ) -> tuple[dict[int, Node | int], Array, Array]:
+        """The first guess's ``classes`` grown, with the positions of their
+        secrets and the guesses each needs (a forked process reports no
+        progress: the bar belongs to the parent)."""
+        nonlocal report
+        if forked:
+            report = None
+        subtrees: dict[int, Node | int] = {
+            reply: grow(codes, 2, played, pool, group) for reply, codes in classes.items()
+        }
+        at = position[np.concatenate(list(classes.values()))]
+        return subtrees, at, depths[at].copy()
 
     def last_codes(cands: np.ndarray, depth: int) -> Node:
         """One code left, or two and the first guessed: no scoring needed."""
@@ -177,12 +233,87 @@ def analyse(
             depths[position[second]] = depth + 1
             placed += 1
         node = Node(first, dict(sorted(children.items())))  # by ascending reply, as split gives them
-        if progress:
-            progress(placed, secrets.shape[0])
+        if report:
+            report(placed, secrets.shape[0])
         return node
 
     root = grow(secrets, 1, 0, pool_of(size, 0), None if symmetry is None else symmetry.whole)
     return Analysis(size, strategy, root, depths, time.perf_counter() - started)
+
+
+def forks(strategy: Strategy, size: GameSize, processes: int, secrets: int) -> bool:
+    """Whether a tree shares its first guess's classes with a forked
+    process: two processes or more allowed, a board of the right size (see
+    ``FORK_CODES``), a system that forks, numpy doing the work, and a
+    one-step strategy that draws nothing. Compiled kernels already use
+    every core, and their thread pools do not survive a fork; a strategy
+    that searches may load them deeper down; a random strategy's draws must
+    come in one order."""
+    return (
+        processes > 1
+        and secrets >= FORK_CODES
+        and size.n_codes <= FORK_MOST
+        and hasattr(os, "fork")
+        and loaded() is None
+        and strategy.chooser is None
+        and not strategy.random
+    )
+
+
+def halves(classes: dict[int, Array], solved: int) -> dict[int, Array]:
+    """The classes a forked process grows: about half the codes, the
+    largest class first to the lighter side."""
+    loads, apart = [0, 0], {}
+    for reply, codes in sorted(classes.items(), key=lambda item: -item[1].shape[0]):
+        if reply == solved:
+            continue
+        side = 0 if loads[0] <= loads[1] else 1
+        loads[side] += codes.shape[0]
+        if side:
+            apart[reply] = codes
+    return apart
+
+
+Child = tuple[int, int]  # a forked process's id and the pipe it writes to
+
+
+def fork(work: Callable[[], Any]) -> Child:
+    """``work()`` in a forked process, its result pickled into a pipe.
+    The process leaves with ``os._exit``: none of the parent's clean-up runs
+    twice, and a failure shows as an exit status and a short stream."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        status = 1
+        try:
+            os.close(read)
+            with os.fdopen(write, "wb") as out:
+                pickle.dump(work(), out, protocol=pickle.HIGHEST_PROTOCOL)
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(write)
+    return pid, read
+
+
+def joined(child: Child) -> Any:
+    """What the forked process sent, once it has ended, or None if it failed."""
+    pid, read = child
+    with os.fdopen(read, "rb") as source:
+        try:
+            result = pickle.load(source)
+        except Exception:  # the stream ended early: the process failed before it had sent everything
+            result = None
+    _, status = os.waitpid(pid, 0)
+    return result if status == 0 else None
+
+
+def abandon(child: Child) -> None:
+    """End a forked process whose work is no longer wanted."""
+    pid, read = child
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    os.close(read)
 
 
 class Symmetry:
