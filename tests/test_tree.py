@@ -174,7 +174,7 @@ print(json.dumps({"forks": len(forks), "trees": out, "children left": left}))
 
 
 # The presets that fork on 4 × 6 (and both Bulls and Cows trees do).
-FORKING = sum(1 for strategy in PRESETS.values() if strategy.chooser is None and not strategy.random)
+FORKING = sum(1 for s in PRESETS.values() if s.chooser is None and s.criteria and not s.random)
 
 
 def forked_trees(fault: str) -> dict:
@@ -194,8 +194,9 @@ def test_a_forked_process_grows_half_the_tree_alike(fault):
     guess's classes: every strategy's tree and depths are the ones one
     process builds, progress reaches every secret, and no process is left
     behind. A forked process that dies or fails leaves its classes to the
-    parent, for the same tree. Neither a random strategy (its draws must
-    come in one order) nor one that searches or reads shipped trees forks."""
+    parent, for the same tree. A random strategy (its draws must come in
+    one order), one that scores nothing (simple) and one that searches or
+    reads shipped trees do not fork."""
     report = forked_trees(fault)
     assert report["forks"] == FORKING + 2
     assert len(report["trees"]) == len(PRESETS) + 2

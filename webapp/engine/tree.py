@@ -245,10 +245,11 @@ def forks(strategy: Strategy, size: GameSize, processes: int, secrets: int) -> b
     """Whether a tree shares its first guess's classes with a forked
     process: two processes or more allowed, a board of the right size (see
     ``FORK_CODES``), a system that forks, numpy doing the work, and a
-    one-step strategy that draws nothing. Compiled kernels already use
-    every core, and their thread pools do not survive a fork; a strategy
-    that searches may load them deeper down; a random strategy's draws must
-    come in one order."""
+    one-step strategy that scores guesses and draws nothing. Compiled
+    kernels already use every core, and their thread pools do not survive
+    a fork; a strategy that searches may load them deeper down; one that
+    scores nothing has too little work to share; a random strategy's draws
+    must come in one order."""
     return (
         processes > 1
         and secrets >= FORK_CODES
@@ -256,6 +257,7 @@ def forks(strategy: Strategy, size: GameSize, processes: int, secrets: int) -> b
         and hasattr(os, "fork")
         and loaded() is None
         and strategy.chooser is None
+        and bool(strategy.criteria)
         and not strategy.random
     )
 
