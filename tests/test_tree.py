@@ -151,7 +151,9 @@ for label, size, names in (
     for name in names:
         reports = []
         try:
-            apart = analyse(name, size, processes=2, progress=lambda done, total: reports.append((done, total)))
+            apart = analyse(
+                name, size, processes=PROCESSES, progress=lambda done, total: reports.append((done, total))
+            )
         except RuntimeError as exc:
             out[f"{label} {name}"] = {"raised": str(exc)}
             continue
@@ -177,28 +179,28 @@ print(json.dumps({"forks": len(forks), "trees": out, "children left": left}))
 FORKING = sum(1 for s in PRESETS.values() if s.chooser is None and s.criteria and not s.random)
 
 
-def forked_trees(fault: str) -> dict:
+def forked_trees(fault: str, processes: int = 2) -> dict:
     import json
     import subprocess
     import sys
 
-    script = f"FAULT = {fault!r}\n" + FORKED
+    script = f"FAULT = {fault!r}\nPROCESSES = {processes}\n" + FORKED
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-2000:]
     return json.loads(result.stdout.splitlines()[-1])
 
 
-@pytest.mark.parametrize("fault", ["", "child exits", "child raises"])
-def test_a_forked_process_grows_half_the_tree_alike(fault):
-    """With two processes, a forked one grows about half of the first
-    guess's classes: every strategy's tree and depths are the ones one
-    process builds, progress reaches every secret, and no process is left
-    behind. A forked process that dies or fails leaves its classes to the
-    parent, for the same tree. A random strategy (its draws must come in
-    one order), one that scores nothing (simple) and one that searches or
-    reads shipped trees do not fork."""
-    report = forked_trees(fault)
-    assert report["forks"] == FORKING + 2
+@pytest.mark.parametrize("fault, processes", [("", 2), ("", 3), ("child exits", 2), ("child raises", 3)])
+def test_forked_processes_grow_the_first_classes_alike(fault, processes):
+    """With two processes or more, forked ones share the growing of the
+    first guess's classes: every strategy's tree and depths are the ones
+    one process builds, progress reaches every secret, and no process is
+    left behind. What a forked process that dies or fails had taken is
+    grown by the parent, for the same tree. A random strategy (its draws
+    must come in one order), one that scores nothing (simple) and one that
+    searches or reads shipped trees do not fork."""
+    report = forked_trees(fault, processes)
+    assert report["forks"] == (FORKING + 2) * (processes - 1)
     assert len(report["trees"]) == len(PRESETS) + 2
     for name, tree in report["trees"].items():
         assert tree["same tree"] and tree["same depths"], name

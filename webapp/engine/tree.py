@@ -8,7 +8,7 @@ import os
 import pickle
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +22,7 @@ from .tables import FeedbackTable, feedback_table, loaded
 ANALYSABLE_CODES = 32_768
 
 # Trees of at least this many secrets share the first guess's classes with
-# a forked process when ``analyse`` is given two processes (below it,
+# forked processes when ``analyse`` is given two or more (below it,
 # forking costs more than it saves), on boards of at most ``FORK_MOST``
 # codes: larger boards' deeper guesses load the compiled kernels, which use
 # every core themselves (two processes loading them would both pay for it).
@@ -136,8 +136,8 @@ def analyse(
     ``symmetric``: score only the smallest of guesses that are images of one
     another by a symmetry of the line played (see :class:`Symmetry`); False
     scores every guess, for the same tree.
-    ``processes``: with 2 or more, a forked process grows about half of the
-    first guess's classes (see :func:`forks`); the tree is the same.
+    ``processes``: with 2 or more, forked processes share the growing of
+    the first guess's classes (see :func:`forks`); the tree is the same.
     """
     if isinstance(strategy, str):
         strategy = get_strategy(strategy)
@@ -174,50 +174,67 @@ def analyse(
             reply: members[start:stop]
             for reply, start, stop in zip(values.tolist(), starts[:-1].tolist(), starts[1:].tolist())
         }
-        apart: dict[int, Array] = {}
-        if depth == 1 and forks(strategy, size, processes, n):
-            apart = halves(classes, solved)
-            child = fork(lambda: grow_all(apart, played_next, pool_next, group_next, forked=True))
-        try:
-            for reply, codes in classes.items():
-                if reply == solved:
-                    node.children[reply] = guess
-                    depths[position[guess]] = depth
-                    placed += 1
-                elif reply not in apart:
-                    node.children[reply] = grow(codes, depth + 1, played_next, pool_next, group_next)
-        except BaseException:
-            if apart:
-                abandon(child)
-            raise
-        if apart:
-            grown = joined(child)
-            if grown is None:  # the forked process failed: its classes are grown here
-                subtrees = grow_all(apart, played_next, pool_next, group_next)[0]
-            else:
-                subtrees, at, at_depths = grown
-                depths[at] = at_depths
-                placed += at.shape[0]
-            node.children = dict(
-                sorted({**node.children, **subtrees}.items())
-            )  # by ascending reply, as split gives them
+        sharing = depth == 1 and forks(strategy, size, processes, n)
+        if sharing:
+            unsolved = {reply: codes for reply, codes in classes.items() if reply != solved}
+            node.children.update(shared(unsolved, played_next, pool_next, group_next))
+        for reply, codes in classes.items():
+            if reply == solved:
+                node.children[reply] = guess
+                depths[position[guess]] = depth
+                placed += 1
+            elif reply not in node.children:  # every class, or those that shared() lacks
+                node.children[reply] = grow(codes, depth + 1, played_next, pool_next, group_next)
+        if sharing:
+            node.children = dict(sorted(node.children.items()))  # by ascending reply, as split gives them
         if report:
             report(placed, secrets.shape[0])
         return node
 
-    def grow_all(
-        classes: dict[int, Array], played: int, pool: Array, group: Array | None, forked: bool = False
+    def shared(classes: dict[int, Array], played: int, pool: Array, group: Array | None) -> dict[int, Node | int]:
+        """The first guess's ``classes`` grown by this process and forked
+        ones (``processes`` in all), each taking the next class (the largest
+        first) from a shared queue whenever it finishes one: the same
+        subtrees as one process grows. What a forked process that failed had
+        taken is missing, for the caller to grow."""
+        nonlocal placed
+        queue = queued(sorted(classes, key=lambda reply: -classes[reply].shape[0]))
+        children: list[Child] = []
+        try:
+            for _ in range(min(processes, len(classes)) - 1):
+                children.append(fork(lambda: grow_each(taken(queue), classes, played, pool, group, forked=True)))
+            subtrees = grow_each(taken(queue), classes, played, pool, group)[0]
+        except BaseException:
+            for child in children:
+                abandon(child)
+            raise
+        finally:
+            os.close(queue)
+        for child in children:
+            grown = joined(child)
+            if grown is not None:
+                theirs, at, at_depths = grown
+                subtrees.update(theirs)
+                depths[at] = at_depths
+                placed += at.shape[0]
+        return subtrees
+
+    def grow_each(
+        replies: Iterable[int],
+        classes: dict[int, Array],
+        played: int,
+        pool: Array,
+        group: Array | None,
+        forked: bool = False,
     ) -> tuple[dict[int, Node | int], Array, Array]:
-        """The first guess's ``classes`` grown, with the positions of their
-        secrets and the guesses each needs (a forked process reports no
-        progress: the bar belongs to the parent)."""
+        """The first guess's classes of ``replies`` grown, with the positions
+        of their secrets and the guesses each needs (a forked process
+        reports no progress: the bar belongs to the parent)."""
         nonlocal report
         if forked:
             report = None
-        subtrees: dict[int, Node | int] = {
-            reply: grow(codes, 2, played, pool, group) for reply, codes in classes.items()
-        }
-        at = position[np.concatenate(list(classes.values()))]
+        subtrees: dict[int, Node | int] = {reply: grow(classes[reply], 2, played, pool, group) for reply in replies}
+        at = position[np.concatenate([classes[reply] for reply in subtrees] or [np.zeros(0, np.int64)])]
         return subtrees, at, depths[at].copy()
 
     def last_codes(cands: np.ndarray, depth: int) -> Node:
@@ -242,8 +259,8 @@ def analyse(
 
 
 def forks(strategy: Strategy, size: GameSize, processes: int, secrets: int) -> bool:
-    """Whether a tree shares its first guess's classes with a forked
-    process: two processes or more allowed, a board of the right size (see
+    """Whether a tree shares its first guess's classes with forked
+    processes: two processes or more allowed, a board of the right size (see
     ``FORK_CODES``), a system that forks, numpy doing the work, and a
     one-step strategy that scores guesses and draws nothing. Compiled
     kernels already use every core, and their thread pools do not survive
@@ -262,18 +279,21 @@ def forks(strategy: Strategy, size: GameSize, processes: int, secrets: int) -> b
     )
 
 
-def halves(classes: dict[int, Array], solved: int) -> dict[int, Array]:
-    """The classes a forked process grows: about half the codes, the
-    largest class first to the lighter side."""
-    loads, apart = [0, 0], {}
-    for reply, codes in sorted(classes.items(), key=lambda item: -item[1].shape[0]):
-        if reply == solved:
-            continue
-        side = 0 if loads[0] <= loads[1] else 1
-        loads[side] += codes.shape[0]
-        if side:
-            apart[reply] = codes
-    return apart
+def queued(replies: list[int]) -> int:
+    """A queue of classes for processes to share: a pipe holding one byte
+    for each reply (every reply is below 256), its writing end closed."""
+    read, write = os.pipe()
+    os.write(write, bytes(replies))
+    os.close(write)
+    return read
+
+
+def taken(queue: int) -> Iterator[int]:
+    """The replies this process takes from ``queue``, one at a time, until
+    it is empty. Reading one byte from a pipe is atomic: every reply goes to
+    exactly one of the processes reading it."""
+    while chunk := os.read(queue, 1):
+        yield chunk[0]
 
 
 Child = tuple[int, int]  # a forked process's id and the pipe it writes to
