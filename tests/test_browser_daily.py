@@ -5,12 +5,21 @@ games the statistics page counts them."""
 import re
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import expect
 
 from webapp import store
 from webapp.web import days
 
 SHOTS = Path(__file__).resolve().parent.parent / "test-results"
+
+
+@pytest.fixture(autouse=True)
+def one_day(monkeypatch):
+    """The day's clock stops as the test starts (the server runs in this
+    process): a test that runs across midnight UTC still sees one day."""
+    stopped = days.clock()
+    monkeypatch.setattr(days, "clock", lambda: stopped)
 
 
 def guess(page, code):

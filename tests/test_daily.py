@@ -17,6 +17,14 @@ from webapp.web import days
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
 
 
+@pytest.fixture(autouse=True)
+def one_day(monkeypatch):
+    """The day's clock stops as the test starts: a test that runs across
+    midnight UTC still sees one day."""
+    stopped = days.clock()
+    monkeypatch.setattr(days, "clock", lambda: stopped)
+
+
 @pytest.fixture
 def app(db_config):
     """No background consumer: the reviews the statistics start stay queued."""

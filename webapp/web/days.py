@@ -29,9 +29,14 @@ DAILY_BOARDS = ("classic", "super")
 TITLES = {"classic": "Mastermind", "super": "Super Mastermind"}
 
 
+def clock() -> dt.datetime:
+    """The time now, in UTC: the one clock the day numbers read."""
+    return dt.datetime.now(dt.UTC)
+
+
 def today(now: dt.datetime | None = None) -> int:
     """Today's day number (UTC)."""
-    now = now or dt.datetime.now(dt.UTC)
+    now = now or clock()
     return (now.date() - EPOCH).days + 1
 
 
