@@ -3,6 +3,7 @@ build its decision tree."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import pickle
@@ -204,19 +205,18 @@ def analyse(
             for _ in range(min(processes, len(classes)) - 1):
                 children.append(fork(lambda: grow_each(taken(queue), classes, played, pool, group, forked=True)))
             subtrees = grow_each(taken(queue), classes, played, pool, group)[0]
-        except BaseException:
-            for child in children:
-                abandon(child)
-            raise
+            while children:
+                grown = joined(children[0])
+                children.pop(0)
+                if grown is not None:
+                    theirs, at, at_depths = grown
+                    subtrees.update(theirs)
+                    depths[at] = at_depths
+                    placed += at.shape[0]
         finally:
             os.close(queue)
-        for child in children:
-            grown = joined(child)
-            if grown is not None:
-                theirs, at, at_depths = grown
-                subtrees.update(theirs)
-                depths[at] = at_depths
-                placed += at.shape[0]
+            for child in children:  # only after an error here: the processes not joined yet
+                abandon(child)
         return subtrees
 
     def grow_each(
@@ -331,11 +331,12 @@ def joined(child: Child) -> Any:
 
 
 def abandon(child: Child) -> None:
-    """End a forked process whose work is no longer wanted."""
+    """End a forked process whose work is no longer wanted, and reap it
+    (it may have ended, and its pipe been closed, already)."""
     pid, read = child
-    os.kill(pid, signal.SIGKILL)
-    os.waitpid(pid, 0)
-    os.close(read)
+    for step in (lambda: os.kill(pid, signal.SIGKILL), lambda: os.waitpid(pid, 0), lambda: os.close(read)):
+        with contextlib.suppress(OSError):
+            step()
 
 
 class Symmetry:
