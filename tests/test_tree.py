@@ -215,3 +215,51 @@ def test_a_failure_in_the_parent_ends_the_forked_process():
     assert report["forks"] == FORKING + 2
     assert all(tree == {"raised": "parent raises"} for tree in report["trees"].values())
     assert not report["children left"]
+
+
+# A thread holds the pools' lock when another thread forks. Fork hooks
+# registered later run first, so ``entered`` is set as the fork begins,
+# before the engine's own hook waits for the lock.
+LOCK_ACROSS_FORK = """
+import os, threading
+from webapp.engine.strategies import POOLS_LOCK
+
+held, go, entered = threading.Event(), threading.Event(), threading.Event()
+os.register_at_fork(before=entered.set)
+
+def holder():
+    with POOLS_LOCK:
+        held.set()
+        go.wait()
+
+def forker(out):
+    pid = os.fork()
+    if pid == 0:
+        os._exit(1 if POOLS_LOCK.locked() else 0)
+    out.append(os.waitpid(pid, 0)[1])
+
+statuses = []
+threads = [threading.Thread(target=holder), threading.Thread(target=forker, args=(statuses,))]
+threads[0].start()
+held.wait()
+threads[1].start()
+entered.wait()  # the fork has begun while the lock is held
+go.set()
+for thread in threads:
+    thread.join()
+print("child saw the lock", "held" if statuses[0] else "free")
+"""
+
+
+def test_a_forked_process_never_starts_with_the_pools_lock_held():
+    """A forked process looks guess pools up (deeper guesses of a shared
+    tree): it must not start with their lock held by a thread of its parent
+    that it does not have, or its first look-up would wait for ever. The
+    lock is taken across every fork: here a thread holds it as another
+    forks, and the child still finds it free (without that, "held")."""
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, "-c", LOCK_ACROSS_FORK], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip() == "child saw the lock free"

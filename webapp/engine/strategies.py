@@ -8,6 +8,7 @@ whole-game tree builder use one mechanism for all of them.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -374,7 +375,14 @@ def colors_mask(size: GameSize, index: int) -> int:
 POOL_CACHE_BYTES = 32 * 2**20
 
 
-@cached(LRUCache(maxsize=POOL_CACHE_BYTES, getsizeof=lambda pool: pool.nbytes + 64), lock=threading.Lock())
+# The pools' lock is taken across every fork and released on both sides, so
+# a forked process (a tree's classes shared, see ``tree.fork``) never starts
+# with it held by another thread of its parent, which it does not have.
+POOLS_LOCK = threading.Lock()
+os.register_at_fork(before=POOLS_LOCK.acquire, after_in_parent=POOLS_LOCK.release, after_in_child=POOLS_LOCK.release)
+
+
+@cached(LRUCache(maxsize=POOL_CACHE_BYTES, getsizeof=lambda pool: pool.nbytes + 64), lock=POOLS_LOCK)
 def guess_pool(pegs: int, colors: int, played: int, distinct: bool = False) -> np.ndarray:
     """Indices of the guesses worth scoring when the colours in bit mask
     ``played`` have been used so far (with ``distinct``, only guesses of
