@@ -341,7 +341,7 @@ class Jobs:
 
         self.task, self.sweep = run_job, hourly_sweep
         if settings["JOBS_CONSUMER"] == "embedded":
-            self.start(settings["JOBS_WORKERS"], settings.get("JOBS_PERIODIC", True))
+            self.start(settings["JOBS_WORKERS"], settings["JOBS_PERIODIC"])
 
     def start(self, workers: int, periodic: bool = True) -> None:
         """Consumer threads in this process, and with ``periodic`` huey's

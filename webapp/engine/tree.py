@@ -203,8 +203,10 @@ def analyse(
         children: list[Child] = []
         try:
             for _ in range(min(processes, len(classes)) - 1):
-                children.append(fork(lambda: grow_each(taken(queue), classes, played, pool, group, forked=True)))
-            subtrees = grow_each(taken(queue), classes, played, pool, group)[0]
+                children.append(
+                    fork(lambda: sent(grow_each(taken(queue), classes, played, pool, group, forked=True), classes))
+                )
+            subtrees = grow_each(taken(queue), classes, played, pool, group)
             while children:
                 grown = joined(children[0])
                 children.pop(0)
@@ -226,14 +228,17 @@ def analyse(
         pool: Array,
         group: Array | None,
         forked: bool = False,
-    ) -> tuple[dict[int, Node | int], Array, Array]:
-        """The first guess's classes of ``replies`` grown, with the positions
-        of their secrets and the guesses each needs (a forked process
+    ) -> dict[int, Node | int]:
+        """The first guess's classes of ``replies`` grown (a forked process
         reports no progress: the bar belongs to the parent)."""
         nonlocal report
         if forked:
             report = None
-        subtrees: dict[int, Node | int] = {reply: grow(classes[reply], 2, played, pool, group) for reply in replies}
+        return {reply: grow(classes[reply], 2, played, pool, group) for reply in replies}
+
+    def sent(subtrees: dict[int, Node | int], classes: dict[int, Array]) -> tuple[dict[int, Node | int], Array, Array]:
+        """What a forked process sends back: its subtrees, the positions of
+        their classes' secrets and the guesses each needs."""
         at = position[np.concatenate([classes[reply] for reply in subtrees] or [np.zeros(0, np.int64)])]
         return subtrees, at, depths[at].copy()
 
