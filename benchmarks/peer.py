@@ -11,7 +11,9 @@ The project never ships or downloads mmstrat: build it yourself
 times; a time is "min–median" of the wall-clock seconds around each process,
 memory is the largest peak RSS (``/usr/bin/time``). The peer runs on one thread (``-mt 1``), or
 on as many as ``--threads`` gives this project (the same count on both sides).
-Both sides must print the same total, or the row says so.
+Both sides must print the same total, or the row says so. One row is not a
+command of this project but its floor: Python importing numpy and nothing
+else, beside the peer's whole Bulls and Cows tree.
 """
 
 from __future__ import annotations
@@ -27,6 +29,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 MASTERMIND = str(Path(sys.executable).with_name("mastermind"))
+# The least any command of this project does: start Python and import numpy.
+# Set beside the peer's Bulls and Cows tree, it shows how far below this
+# project's floor that whole run ends.
+NUMPY_ALONE = [sys.executable, "-c", "import numpy"]
 
 # (name, this project's arguments, the peer's arguments or None, repeats, slow)
 JOBS = [
@@ -85,6 +91,13 @@ JOBS = [
         ["analyse", "--preset", "bulls-and-cows", "--strategy", "entropy"],
         ["-r", "bc", "-s", "entropy"],
         3,
+        False,
+    ),
+    (
+        "Bulls and Cows floor: Python, import numpy",
+        NUMPY_ALONE,
+        ["-r", "bc", "-s", "minmax"],
+        5,
         False,
     ),
     (
@@ -155,7 +168,7 @@ def run(peer: str | None, slow: bool = False, only: str | None = None, threads: 
         ours_mem = theirs_mem = 0.0
         ours_total = theirs_total = None
         for _ in range(repeats):  # alternate, so a noisy moment hits both
-            seconds, mib, out = timed([MASTERMIND, *ours_args], threads)
+            seconds, mib, out = timed(ours_args if ours_args is NUMPY_ALONE else [MASTERMIND, *ours_args], threads)
             ours.append(seconds)
             ours_mem = max(ours_mem, mib)
             ours_total = total_in(out)
@@ -192,7 +205,7 @@ def print_row(r: dict, with_peer: bool) -> None:
         ratio = statistics.median(r["ours"]) / max(statistics.median(r["peer"]), 1e-3)
         memory = r["ours_mib"] / max(r["peer_mib"], 1e-3)
         peer_total = str(r["peer_total"])
-        if r["peer_total"] != r["ours_total"]:
+        if r["ours_total"] is not None and r["peer_total"] != r["ours_total"]:
             peer_total += "*"  # a different tie rule: see the README
         line += f" {span(r['peer']):>12} {r['peer_mib']:9.1f} {peer_total:>7} {ratio:9.1f}× {memory:11.0f}×"
     print(line, flush=True)

@@ -198,6 +198,28 @@
     }, 0);
   });
 
+  // Other forms whose answer replaces them (the count, a hint, the
+  // code-maker's answer and its undo) would leave focus nowhere: it goes
+  // back to the same form in the new content (its chosen radio button, else
+  // its button), or to the outcome when the form is gone.
+  var keptForm = null;
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.target.closest && event.target.closest("form");
+    var active = document.activeElement;
+    keptForm = form && form.id && form.id !== "guess-form" && active && form.contains(active) ? form.id : null;
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!keptForm) return;
+    var id = keptForm;
+    keptForm = null;
+    var active = document.activeElement;
+    if (active && active !== document.body && document.contains(active)) return; // focus is somewhere already
+    var form = document.getElementById(id);
+    var target = form ? form.querySelector("input:checked, button[type=submit]") : document.getElementById("outcome");
+    if (!target && id === "undo-form") target = document.querySelector("#answer-form input:checked");
+    if (target) target.focus();
+  });
+
   // While a hint is being worked out, its button says so.
   document.addEventListener("htmx:beforeRequest", function (event) {
     var form = event.target.closest && event.target.closest("form.suggest");

@@ -173,6 +173,7 @@ def test_suggestion_button(page, live_server, app):
     page.wait_for_load_state()
     page.get_by_role("button", name="Suggest a guess").click()
     expect(page.locator(".suggested-code")).to_have_text("1122")  # Knuth's first guess
+    expect(page.get_by_role("button", name="Suggest a guess")).to_be_focused()  # the swap replaced it
     expect(page.locator("#guess-input")).to_have_value("1122")
     expect(page.locator("svg.partition rect")).to_have_count(14)
     page.get_by_label("Strategy").select_option("entropy")
@@ -193,6 +194,7 @@ def test_suggestion_button(page, live_server, app):
     expect(page).to_have_title("Guess 2 of 10: Mastermind 4×6")  # the tab follows the game
     page.get_by_role("button", name="Show codes still possible").click()
     expect(page.locator("#announce")).to_contain_text("Codes still possible: ")
+    expect(page.get_by_role("button", name="Hide codes still possible")).to_be_focused()
     SHOTS.mkdir(exist_ok=True)
     page.get_by_role("button", name="Suggest a guess").click()
     expect(page.locator(".suggested-code")).to_be_visible()

@@ -164,6 +164,8 @@ def test_computer_breaks_my_code(page, live_server):
     page.get_by_role("button", name="Take back the last answer").click()
     expect(page.locator("#codemaker ol.rows > li")).to_have_count(0)
     expect(page.locator(".current-guess")).to_have_text("1122")
+    # The undo form went with the last answer: focus waits on the answer's first choice.
+    expect(page.locator('#answer-form input[name="black"][value="0"]')).to_be_focused()
     # Now honestly, by keyboard for the first answer.
     moves = 0
     while page.locator("#codemaker").get_attribute("data-status") != "solved":
@@ -181,6 +183,9 @@ def test_computer_breaks_my_code(page, live_server):
             answer(page, reply.black, reply.white)
         moves += 1
         expect(page.locator("#codemaker ol.rows > li")).to_have_count(moves)
+        if moves == 1:  # the answer replaced its form: focus is on the new one's first choice
+            expect(page.locator('#answer-form input[name="black"][value="0"]')).to_be_focused()
         assert moves <= 5
     expect(page.locator("#outcome .secret-text")).to_have_text("2653")
+    expect(page.locator("#outcome")).to_be_focused()
     shot(page, "codemaker-solved.png")

@@ -83,3 +83,13 @@ def test_key_pegs_are_visible(theme):
 def test_both_themes_define_every_colour():
     names = re.findall(r"--([a-z-]+):\s*light-dark\(", CSS)
     assert {"bg", "panel", "ink", "muted", "accent", "on-accent", "line", "header"} <= set(names)
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_status_badges_are_readable(theme):
+    """The API page's HTTP status badges: their text on each badge's colour."""
+    assert re.search(r"\.status \{[^}]*color: var\(--on-status\)", CSS)
+    for status, ground in (("2", "ok"), ("4", "danger"), ("5", "muted")):
+        assert re.search(rf"\.status-{status} \{{ background: var\(--{ground}\); \}}", CSS)
+        ratio = contrast(variable("on-status", theme), variable(ground, theme))
+        assert ratio >= 4.5, f"status {status}xx ({theme}): {ratio:.2f}:1"

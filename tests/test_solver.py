@@ -252,12 +252,25 @@ def test_classroom_plays_knuth_to_the_secret(client, secret):
 
 def test_classroom_setup_errors_keep_the_form(client):
     resp = client.post("/solver/classroom", data={"source": "teacher", "secret": "1279"})
-    assert resp.status_code == 400 and "Colour 7, 9 is not in this game" in text(resp)
+    assert resp.status_code == 400 and "Colour 7, 9 is not in this game" in secret_error(resp)
     assert "1279" not in text(resp)  # a typed secret is never echoed
+    resp = client.post("/solver/classroom", data={"source": "teacher", "secret": "", "pegs": "5"})
+    assert resp.status_code == 400 and "Enter 5 colours" in secret_error(resp)
+    assert re.search(r'name="pegs"[^>]*value="5"', text(resp))  # the rest of the form is kept
     resp = client.post("/solver/classroom", data={"source": "teacher", "secret": "1123", "distinct": "1"})
-    assert resp.status_code == 400 and "different colours" in text(resp)
+    assert resp.status_code == 400 and "different colours" in secret_error(resp)
     resp = client.post("/solver/classroom", data={"source": "other"})
-    assert resp.status_code == 400
+    assert resp.status_code == 400 and 'id="secret-error"' not in text(resp)  # not the secret's fault
+
+
+def secret_error(resp) -> str:
+    """The error shown by the secret's field, which the field names as its description."""
+    html = text(resp)
+    field = r'<input type="password" name="secret"[^>]*aria-invalid="true" aria-describedby="secret-error"'
+    assert re.search(field, html)
+    found = re.search(r'<p class="error" id="secret-error" role="alert">([^<]*)</p>', html)
+    assert found, "no error beside the secret"
+    return found.group(1)
 
 
 def test_classroom_random_and_adversary(client):

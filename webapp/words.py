@@ -447,11 +447,11 @@ STRATEGY_DESCRIPTIONS = {
 }
 # The sources that are not a publication's title (titles stay as published).
 REFERENCES = {
-    "random": lazy_gettext("common folklore; a classic blog solver"),
-    "minimax-lex": lazy_gettext("a refinement of Knuth's rule"),
-    "minimax-avg": lazy_gettext("a Brain Breaker solver"),
-    "best-candidate": lazy_gettext('the classic "show the optimal game" line'),
-    "best": lazy_gettext("this project (mastermind improve)"),
+    "random": lazy_gettext("Common folklore; a classic blog solver"),
+    "minimax-lex": lazy_gettext("A refinement of Knuth's rule"),
+    "minimax-avg": lazy_gettext("A Brain Breaker solver"),
+    "best-candidate": lazy_gettext('The classic "show the optimal game" line'),
+    "best": lazy_gettext("This project (mastermind improve)"),
 }
 
 

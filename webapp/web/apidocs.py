@@ -314,22 +314,23 @@ def resolve(doc: dict, item: dict) -> dict:
 
 
 def type_text(item: dict) -> str:
-    """A schema in a few words: ``integer, 2–6``, ``array of Reply``."""
+    """A schema in a few words, in the page's language: ``integer, 2–6``,
+    ``array of Reply`` (JSON's own type names stay as they are)."""
     if "$ref" in item:
-        return item["$ref"].split("/")[-1]
+        return str(item["$ref"].split("/")[-1])
     kinds = item.get("type")
     if isinstance(kinds, list):
-        text = " or ".join(kinds)
+        text = either(kinds)
     elif kinds == "array":
-        text = "array of " + type_text(item.get("items", {}))
+        text = gettext("array of %(item)s", item=type_text(item.get("items", {})))
     elif kinds == "object" and isinstance(item.get("additionalProperties"), dict):
-        text = "object of " + type_text(item["additionalProperties"])
+        text = gettext("object of %(item)s", item=type_text(item["additionalProperties"]))
     elif kinds == "object" and item.get("patternProperties"):
-        text = "object of " + type_text(next(iter(item["patternProperties"].values())))
+        text = gettext("object of %(item)s", item=type_text(next(iter(item["patternProperties"].values()))))
     elif "anyOf" in item:
-        text = " or ".join(type_text(option) for option in item["anyOf"])
+        text = either([type_text(option) for option in item["anyOf"]])
     else:
-        text = kinds or "any"
+        text = kinds or gettext("any")
     if "enum" in item:
         text += ": " + ", ".join(f"{v}" for v in item["enum"])
     if "minimum" in item and "maximum" in item:
@@ -337,10 +338,17 @@ def type_text(item: dict) -> str:
     elif "minimum" in item:
         text += f", ≥ {item['minimum']}"
     if "maxLength" in item:
-        text += f", at most {item['maxLength']} characters"
+        text += ", " + gettext("at most %(count)s characters", count=item["maxLength"])
     if "pattern" in item and kinds == "string" and "$ref" not in item:
-        text += f", matching {item['pattern']}"
+        text += ", " + gettext("matching %(pattern)s", pattern=item["pattern"])
     return text
+
+
+def either(options: list[str]) -> str:
+    """``a or b`` (or ``a, b or c``) in the page's language."""
+    if len(options) == 1:
+        return options[0]
+    return gettext("%(some)s or %(last)s", some=", ".join(options[:-1]), last=options[-1])
 
 
 def named(item: dict | None) -> str | None:

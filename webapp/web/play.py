@@ -74,6 +74,8 @@ def board_context(game: store.Game, **extra) -> dict:
         except (MastermindError, jobs.Busy) as exc:
             context["suggestion_error"] = error_words(exc)
     context["watch_link"] = external_url("play.watch", token=store.watch_token(game.id))
+    daily = store.daily_of(game.id)
+    context["daily_number"] = daily[0] if daily is not None else None
     context.update(extra)
     return context
 

@@ -112,10 +112,13 @@ def classroom_context(state: dict) -> dict:
     return state
 
 
-def classroom_page(error=None, status=200, form=None):
+def classroom_page(error=None, status=200, form=None, secret_error=None):
+    """The setup form alone, with what went wrong: ``secret_error`` is
+    shown by the secret's field, ``error`` above the page's content."""
     return render_template(
         "solver/classroom.html",
         error=error,
+        secret_error=secret_error,
         form=form or {},
         sources=SOURCES,
         strategies=[s for s in PRESETS.values()],
@@ -145,6 +148,7 @@ def classroom():
 def classroom_start():
     """The setup form: choose a secret (typed, drawn or none) and go to step 0."""
     form = request.form
+    kept = {k: v for k, v in form.items() if k != "secret"}  # the typed secret is never sent back
     try:
         size = parse_size(form)
         strategy = get_strategy(form.get("strategy") or "knuth")
@@ -153,9 +157,12 @@ def classroom_start():
             raise SettingsError(gettext("Choose where the secret comes from."))
         args = {**links.size_args(size), "strategy": strategy.name}
         if source == "teacher":
-            secret = Code.parse(form.get("secret", ""), size)
-            if size.distinct and not secret.is_distinct():
-                raise SettingsError(gettext("This game's secret uses different colours: no colour twice."))
+            try:
+                secret = Code.parse(form.get("secret", ""), size)
+                if size.distinct and not secret.is_distinct():
+                    raise SettingsError(gettext("This game's secret uses different colours: no colour twice."))
+            except MastermindError as exc:
+                return classroom_page(status=400, form=kept, secret_error=error_words(exc))
             args["s"] = conceal(secret, size)
         elif source == "random":
             pool = secret_indices(size)
@@ -163,7 +170,7 @@ def classroom_start():
         if form.get("presenter"):
             args["presenter"] = 1
     except MastermindError as exc:
-        return classroom_page(error_words(exc), 400, {k: v for k, v in form.items() if k != "secret"})
+        return classroom_page(error_words(exc), 400, kept)
     return redirect(url_for("solver.classroom") + "?" + urlencode(args), 303)
 
 

@@ -5,6 +5,7 @@ about a second run as a background job with a progress bar."""
 from __future__ import annotations
 
 from flask import render_template, request
+from flask_babel import lazy_gettext
 
 from ... import jobs
 from ...engine import PRESETS, GameSize, MastermindError
@@ -20,17 +21,20 @@ from ..schemas import Comparison, Job, SizeQuery
 from .blueprints import api, bp
 
 # Totals for every secret as the literature reports them, shown beside the
-# computed ones (never used to compute anything).
+# computed ones (never used to compute anything). A source's own words stay
+# in English; what this project adds to it is translated.
+KOOI = "Kooi 2005, “Yet another Mastermind strategy”, ICGA Journal 28"
+KOYAMA_LAI = "Koyama & Lai 1993"
 PUBLISHED = {
-    (4, 6, False, "knuth"): (5801, "Knuth 1977, “The computer as master mind”, J. Recreational Mathematics 9"),
-    (4, 6, False, "irving"): (5696, "Kooi 2005, “Yet another Mastermind strategy”, ICGA Journal 28 (expected size)"),
-    (4, 6, False, "entropy"): (5722, "Kooi 2005, “Yet another Mastermind strategy”, ICGA Journal 28 (entropy)"),
-    (4, 6, False, "most-parts"): (5668, "Kooi 2005, “Yet another Mastermind strategy”, ICGA Journal 28"),
-    (4, 6, False, "optimal"): (
-        5625,
-        "Koyama & Lai 1993, “An optimal Mastermind strategy”, J. Recreational Mathematics 25",
+    (4, 6, False, "knuth"): (5801, "Knuth 1976, “The computer as master mind”, J. Recreational Mathematics 9"),
+    (4, 6, False, "irving"): (5696, lazy_gettext("%(source)s (expected size)", source=KOOI)),
+    (4, 6, False, "entropy"): (5722, lazy_gettext("%(source)s (entropy)", source=KOOI)),
+    (4, 6, False, "most-parts"): (5668, KOOI),
+    (4, 6, False, "optimal"): (5625, f"{KOYAMA_LAI}, “An optimal Mastermind strategy”, J. Recreational Mathematics 25"),
+    (4, 6, False, "optimal-5"): (
+        5626,
+        lazy_gettext("%(source)s, the best strategy that never needs more than 5 guesses", source=KOYAMA_LAI),
     ),
-    (4, 6, False, "optimal-5"): (5626, "Koyama & Lai 1993, the best strategy that never needs more than 5 guesses"),
 }
 
 
