@@ -74,12 +74,16 @@ def game(app):
         ({"guess": "1172"}, 422, "Colour 7"),
         ({"guess": 1122}, 400, "digits"),
         ({"guess": None}, 400, "digits"),
-        ({"guess": "abcd"}, 422, "not a colour"),
+        ({"guess": "abcd"}, 422, "are not colours"),
+        ({"guess": "12a4"}, 422, "is not a colour"),
+        ({"guess": "11\u202e22\u0000"}, 422, "'U+0000', 'U+202E' are not colours"),  # shown, not acted on
         ({}, 400, "Send the guess"),
         ({"guess": "1122", "move": "1"}, 400, "move"),
         ({"guess": "1122", "move": " 1 "}, 400, "move"),
         ({"guess": "1122", "move": None}, 400, "move"),
         ({"guess": "1122", "move": True}, 400, "move"),
+        ({"guess": "1122", "move": 31}, 400, "move"),  # past any game's last move
+        ({"guess": "1122", "move": 1e308}, 400, "move"),
         ({"guess": "x" * 5000}, 400, "digits"),
     ],
 )

@@ -81,7 +81,7 @@ def test_wrong_results_key_is_not_found(client, challenge):
 @pytest.mark.parametrize(
     "body,status,words",
     [
-        ({"secret": "1279"}, 422, "Colour 7, 9 is not in this game"),
+        ({"secret": "1279"}, 422, "Colours 7, 9 are not in this game"),
         ({"secret": "12"}, 422, "A code has 4 pegs"),
         ({"secret": 1234}, 400, "written as digits"),
         ({"secret": None}, 400, "written as digits"),

@@ -98,7 +98,8 @@ def test_ascending_order():
         ("12a4", "'a'"),
         ("", "Enter 4 colours"),
         ("0123", "Colour 0"),
-        ("１２３４", "is not a colour"),
+        ("１２３４", "are not colours"),
+        ("12a4", "is not a colour"),
     ],
 )
 def test_parse_errors_are_readable(text, words):

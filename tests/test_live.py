@@ -67,17 +67,17 @@ class Events:
     own (which makes the request too: a stream is read where it was asked
     for, as a server's worker thread does)."""
 
-    def __init__(self, client, path: str, headers: dict | None = None):
+    def __init__(self, client, path: str, headers: dict | None = None, address: str = "127.0.0.1"):
         self.queue: queue.Queue = queue.Queue()
         self.opened: queue.Queue = queue.Queue()
         self.stopping = threading.Event()
-        self.thread = threading.Thread(target=self._read, args=(client, path, headers or {}), daemon=True)
+        self.thread = threading.Thread(target=self._read, args=(client, path, headers or {}, address), daemon=True)
         self.thread.start()
         status, mimetype = self.opened.get(timeout=PATIENCE)
         assert (status, mimetype) == (200, "text/event-stream")
 
-    def _read(self, client, path: str, headers: dict) -> None:
-        response = client.get(path, headers=headers, buffered=False)
+    def _read(self, client, path: str, headers: dict, address: str) -> None:
+        response = client.get(path, headers=headers, buffered=False, environ_base={"REMOTE_ADDR": address})
         self.opened.put((response.status_code, response.mimetype))
         buffer = ""
         try:
@@ -224,7 +224,18 @@ def test_a_proposal_for_a_step_the_class_has_left_is_refused(client):
     late = client.post(f"/live/{code}/vote", data={"guess": "1122", "step": "0"})
     assert late.status_code == 409
     assert "moved on" in late.get_data(as_text=True)
+    for damaged in ("x", "-1", "1.0", "１"):  # not a step at all: the form itself is wrong
+        resp = client.post(f"/live/{code}/vote", data={"guess": "1122", "step": damaged})
+        assert resp.status_code == 400 and "reload the page" in resp.get_data(as_text=True)
     assert state(client, code, session["teacher_token"])["votes"] == {}
+
+
+def test_an_empty_join_code_says_what_to_type(strict_app):
+    client = strict_app.test_client()
+    for _ in range(6):  # past the lookup limit (5): an empty code looks nothing up
+        resp = client.post("/join", data={"code": " - ", "nickname": "Ann"})
+        assert resp.status_code == 400 and "Enter the join code" in resp.get_data(as_text=True)
+    assert client.get(f"/join/{create(client)['code']}").status_code == 200
 
 
 def test_join_codes_avoid_look_alikes(client):
@@ -438,6 +449,31 @@ def test_a_stream_past_the_workers_limit_is_refused(db_config):
             assert first.next()[0] == "step"  # the first stream is followed, so it holds the place
             second = client.get(f"/live/{code}/events")
             assert second.status_code == 503 and int(second.headers["Retry-After"]) > 0
+        finally:
+            first.close()
+    finally:
+        app.extensions["jobs"].stop()
+        app.extensions["live"].stop()
+        app.extensions["store"].close()
+
+
+def test_one_address_cannot_take_every_stream(db_config):
+    app = create_app({**db_config, **QUICK_KEEPALIVE, "LIVE_STREAMS_PER_ADDRESS": 1})
+    try:
+        client = app.test_client()
+        session = create(client)
+        code = session["code"]
+        first = Events(client, f"/live/{code}/events")
+        try:
+            step(client, session)
+            assert first.next()[0] == "step"  # followed: it holds its address's one place
+            again = client.get(f"/live/{code}/events")
+            assert again.status_code == 503 and int(again.headers["Retry-After"]) > 0
+            other = Events(client, f"/live/{code}/events", address="10.0.0.2")
+            try:
+                assert other.next()[0] == "step"  # another address is followed
+            finally:
+                other.close()
         finally:
             first.close()
     finally:

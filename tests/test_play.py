@@ -120,9 +120,9 @@ def test_htmx_error_swaps_the_board_instead(client, game):
     "guess, status, words",
     [
         ("12", 400, "has 2"),
-        ("1279", 400, "Colour 7, 9"),
+        ("1279", 400, "Colours 7, 9 are not"),
         ("", 400, "Enter 4 colours"),
-        ("12ab", 400, "not a colour"),
+        ("12ab", 400, "are not colours"),
     ],
 )
 def test_bad_guess_says_why_and_changes_nothing(client, app, game, guess, status, words):

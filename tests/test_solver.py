@@ -252,7 +252,7 @@ def test_classroom_plays_knuth_to_the_secret(client, secret):
 
 def test_classroom_setup_errors_keep_the_form(client):
     resp = client.post("/solver/classroom", data={"source": "teacher", "secret": "1279"})
-    assert resp.status_code == 400 and "Colour 7, 9 is not in this game" in secret_error(resp)
+    assert resp.status_code == 400 and "Colours 7, 9 are not in this game" in secret_error(resp)
     assert "1279" not in text(resp)  # a typed secret is never echoed
     resp = client.post("/solver/classroom", data={"source": "teacher", "secret": "", "pegs": "5"})
     assert resp.status_code == 400 and "Enter 5 colours" in secret_error(resp)

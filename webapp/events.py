@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -29,6 +30,11 @@ DEFAULTS = {
     # stay for every other request. A stream past it gets 503 and the page
     # falls back to its refresh button until a place is free.
     "LIVE_STREAMS_PER_WORKER": 500,
+    # Streams one worker process holds from one address at most, so that one
+    # client cannot take every place: room for a class of forty behind one
+    # school address, with its projector. nginx holds every server to the
+    # same count (deploy/nginx.conf).
+    "LIVE_STREAMS_PER_ADDRESS": 60,
     "LIVE_FREE_THREADS": 8,
     "LIVE_POLL_SECONDS": 0.5,
     "LIVE_KEEPALIVE_SECONDS": 15.0,
@@ -45,7 +51,7 @@ SUBSCRIBE_SECONDS = 2.0
 
 
 class Full(Exception):
-    """This process follows as many streams as it may."""
+    """This process follows as many streams as it may, in all or from one address."""
 
 
 @dataclass
@@ -62,35 +68,51 @@ class Hub:
 
     def __init__(self, limit: int):
         self.limit = limit
+        self.per_address = limit
         self._lock = threading.Lock()
         self._followed: dict[str, Followed] = {}
+        self._addresses: Counter[str] = Counter()  # streams from each address
 
     @property
     def streams(self) -> int:
         with self._lock:
             return sum(f.streams for f in self._followed.values())
 
+    def room_for(self, address: str) -> bool:
+        """Whether a stream from ``address`` would be followed now."""
+        with self._lock:
+            return self._has_room(address)
+
+    def _has_room(self, address: str) -> bool:
+        total = sum(f.streams for f in self._followed.values())
+        return total < self.limit and self._addresses[address] < self.per_address
+
     def codes(self) -> list[str]:
         with self._lock:
             return list(self._followed)
 
     @contextlib.contextmanager
-    def follow(self, code: str) -> Iterator[Followed]:
-        """A stream following ``code`` for the length of the ``with``; :class:`Full` past the limit."""
+    def follow(self, code: str, address: str = "") -> Iterator[Followed]:
+        """A stream from ``address`` following ``code`` for the length of the
+        ``with``; :class:`Full` past either limit."""
         with self._lock:
-            if sum(f.streams for f in self._followed.values()) >= self.limit:
+            if not self._has_room(address):
                 raise Full(code)
             followed = self._followed.setdefault(code, Followed())
             followed.streams += 1
-        self.started()
-        self.ready(SUBSCRIBE_SECONDS)
+            self._addresses[address] += 1
         try:
+            self.started()
+            self.ready(SUBSCRIBE_SECONDS)
             yield followed
         finally:
             with self._lock:
                 followed.streams -= 1
                 if not followed.streams:
                     self._followed.pop(code, None)
+                self._addresses[address] -= 1
+                if not self._addresses[address]:
+                    del self._addresses[address]
 
     def notify(self, code: str, version: int) -> None:
         """Wake the streams following ``code`` if ``version`` is news to them."""
@@ -219,6 +241,7 @@ def init_app(app) -> None:
         hub: Hub = RedisHub(limit, app.config["REDIS_URL"], app.config["LIVE_CHANNEL_PREFIX"])
     else:
         hub = PollingHub(limit, app.extensions["store"], float(app.config["LIVE_POLL_SECONDS"]))
+    hub.per_address = int(app.config["LIVE_STREAMS_PER_ADDRESS"])
     app.extensions["live"] = hub
 
 

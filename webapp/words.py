@@ -9,6 +9,7 @@ page, a blueprint or a view."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 
 from flask import has_app_context
@@ -290,17 +291,33 @@ ERRORS: dict[str, Callable[[dict], str]] = {
         else gettext("Enter %(pegs)d colours, for example %(example)s.", **d)
     ),
     "code-not-digits": lambda d: (
-        gettext("%(given)s is not a digit: use %(digits)s.", given=d["given"], digits=digit_range_words(d))
+        ngettext(
+            "%(given)s is not a digit: use %(digits)s.",
+            "%(given)s are not digits: use %(digits)s.",
+            d.get("count", 1),
+            given=d["given"],
+            digits=digit_range_words(d),
+        )
         if d.get("digits")
-        else gettext("%(given)s is not a colour: use %(digits)s.", given=d["given"], digits=digit_range_words(d))
+        else ngettext(
+            "%(given)s is not a colour: use %(digits)s.",
+            "%(given)s are not colours: use %(digits)s.",
+            d.get("count", 1),
+            given=d["given"],
+            digits=digit_range_words(d),
+        )
     ),
     "code-length": lambda d: (
         gettext("A code has %(pegs)d digits; '%(given)s' has %(length)d.", **d)
         if d.get("digits")
         else gettext("A code has %(pegs)d pegs; '%(given)s' has %(length)d.", **d)
     ),
-    "code-colour-outside": lambda d: gettext(
-        "Colour %(given)s is not in this game: use %(digits)s.", given=d["given"], digits=digit_range_words(d)
+    "code-colour-outside": lambda d: ngettext(
+        "Colour %(given)s is not in this game: use %(digits)s.",
+        "Colours %(given)s are not in this game: use %(digits)s.",
+        d.get("count", 1),
+        given=d["given"],
+        digits=digit_range_words(d),
     ),
     "pegs-differ": lambda d: gettext("The guess and the secret must have the same number of pegs."),
     "guess-repeats": lambda d: (
@@ -416,7 +433,18 @@ def error_words(error: Exception | dict | str | None) -> str:
         if fact is None:
             return str(error or "")
     wording = ERRORS.get(fact)
-    return fact if wording is None else wording(details)
+    shown = {name: visible(value) if isinstance(value, str) else value for name, value in details.items()}
+    return fact if wording is None else wording(shown)
+
+
+def visible(text: str) -> str:
+    r"""``text`` as a reader can see it: a character that shows nothing or
+    turns the line around (a control, a direction mark) written as U+XXXX.
+
+    >>> visible("12\u202e34\x00")
+    '12U+202E34U+0000'
+    """
+    return "".join(f"U+{ord(c):04X}" if unicodedata.category(c).startswith("C") else c for c in text)
 
 
 # What each strategy does (the engine's own description is the English one,

@@ -241,7 +241,8 @@ class Code:
             raise CodeError("code-empty", pegs=size.pegs, example=example(size), digits=size.is_bulls_and_cows)
         bad = sorted({ch for ch in compact if not ch.isdigit() or not ch.isascii()})
         if bad:
-            raise CodeError("code-not-digits", given=", ".join(f"'{ch}'" for ch in bad), **digit_range(size))
+            shown = ", ".join(f"'{ch}'" for ch in bad)
+            raise CodeError("code-not-digits", given=shown, count=len(bad), **digit_range(size))
         if len(compact) != size.pegs:
             raise CodeError(
                 "code-length", pegs=size.pegs, given=compact, length=len(compact), digits=size.is_bulls_and_cows
@@ -250,7 +251,7 @@ class Code:
         out_of_range = sorted({p for p in pegs if not 1 <= p <= size.colors})
         if out_of_range:
             shown = ", ".join(str(p % 10) for p in out_of_range)
-            raise CodeError("code-colour-outside", given=shown, **digit_range(size))
+            raise CodeError("code-colour-outside", given=shown, count=len(out_of_range), **digit_range(size))
         return cls(pegs)
 
     @classmethod

@@ -29,6 +29,7 @@ from flask import (
     url_for,
 )
 from flask_babel import get_locale, gettext
+from flask_limiter.util import get_remote_address
 from markupsafe import Markup
 
 from .. import jobs, store
@@ -38,7 +39,7 @@ from ..engine.lines import offered
 from ..engine.position import partition_bars
 from ..events import Full
 from ..settings import SettingsError, parse_size
-from ..words import error_words, not_offered
+from ..words import error_words, not_offered, visible
 from .contract import Documented, link, operation
 from .errors import error_response
 from .helpers import explained, following_move, is_htmx, no_store, player_name
@@ -90,7 +91,7 @@ def not_found_words(code: str) -> str:
     return gettext(
         "No live session has the code %(code)s. Check it on the teacher's screen; a session ends after "
         "%(hours)d idle hours.",
-        code=code[: LIVE_CODE_LENGTH + 2],
+        code=visible(code[: LIVE_CODE_LENGTH + 2]),
         hours=int(current_app.config["LIVE_IDLE_HOURS"]),
     )
 
@@ -408,6 +409,9 @@ def join_code(code):
 @live_joining
 def join():
     code = read_code(request.form.get("code", ""))
+    if not code:  # nothing to look up: not counted as a wrong code
+        error = gettext("Enter the join code shown on the teacher's screen.")
+        return render_template("live/join.html", code="", error=error, nickname=""), 400
     try:
         nickname = player_name(request.form.get("nickname"), MAX_NICKNAME)
     except MastermindError as exc:
@@ -443,6 +447,17 @@ def follow(code):
     )
 
 
+def step_number(text: str | None, current: int) -> int:
+    """The step a vote was cast at (the current one when the form says
+    none); a 400 for anything but ASCII digits."""
+    if text is None:
+        return current
+    text = text.strip()
+    if not (text.isascii() and text.isdigit() and len(text) <= 4):
+        abort(400, gettext("The form was incomplete: reload the page and try again."))
+    return int(text)
+
+
 def read_vote(session: store.LiveSession, text) -> Code:
     guess = Code.parse(text or "", session.size)
     if session.size.distinct_guesses and not guess.is_distinct():
@@ -460,7 +475,7 @@ def vote(code):
         return redirect(url_for("live.join_code", code=session.code), 303)
     status, error, mine = 303, None, None
     try:
-        if str(request.form.get("step", session.step)) != str(session.step):
+        if step_number(request.form.get("step"), session.step) != session.step:
             raise store.StepMoved(session.code)
         if session.history and explained(get_strategy(session.strategy), session.size, session.history).solved:
             raise SettingsError(gettext("The game is solved: there is nothing left to vote on."))
@@ -537,7 +552,10 @@ def resume_after() -> int:
     "minutes and the client reconnects.",
     answers={
         200: Documented("The stream.", EventStream, media_type="text/event-stream"),
-        503: Documented("This server follows as many streams as it may: retry later.", headers=("Retry-After",)),
+        503: Documented(
+            "This server follows as many streams as it may, in all or from this address: retry later.",
+            headers=("Retry-After",),
+        ),
     },
     errors=(404, 429),
 )
@@ -545,7 +563,8 @@ def events(code):
     session = session_or_404(code)
     teacher = is_teacher(session)
     hub = current_app.extensions["live"]
-    if hub.streams >= hub.limit:
+    address = get_remote_address()
+    if not hub.room_for(address):
         response = error_response(503, gettext("Too many screens follow this server just now: use Refresh."))
         response.headers["Retry-After"] = "10"
         return response
@@ -558,7 +577,7 @@ def events(code):
         ends = time.monotonic() + length
         yield "retry: 1000\n\n"
         try:
-            with hub.follow(session.code) as followed:
+            with hub.follow(session.code, address) as followed:
                 while True:
                     try:
                         now = store.load_live(session.code, idle_before())

@@ -65,6 +65,7 @@ Move = Annotated[
     int,
     Field(
         ge=1,
+        le=MAX_GUESSES,  # no game has more moves
         description="The number of the move this request makes (1 for the first): a request "
         "repeated or sent from a stale page is refused with 409 instead of counted twice.",
     ),
