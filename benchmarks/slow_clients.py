@@ -1,6 +1,6 @@
-"""Slow clients against the production set-up: gunicorn as ``make serve``
-starts it (4 gthread workers × 4 threads), alone and behind nginx running
-``deploy/nginx.conf``.
+"""Slow clients against the production set-up: gunicorn with 4 gthread
+workers of 4 threads each (``make serve`` runs 128 per worker; 4 let 50 slow
+clients outnumber them), alone and behind nginx running ``deploy/nginx.conf``.
 
     python -m benchmarks --slow-clients      # 50 trickling connections, 20 s per path
 
@@ -316,7 +316,7 @@ def main(clients: int = 50, seconds: float = 20) -> None:
         f"slow clients: {clients} connections each sending a request line, then one header line a "
         f"second, for {seconds:.0f} s; GET / every 0.5 s meanwhile (5 s timeout)"
     )
-    print(f"gunicorn 4 gthread workers × 4 threads (as make serve); nginx {version} with deploy/nginx.conf")
+    print(f"gunicorn 4 gthread workers × 4 threads; nginx {version} with deploy/nginx.conf")
     print(
         f"{'path':8} {'trickling':>9} {'requests':>9} {'answered':>9} {'median ms':>10} {'max ms':>8} "
         f"{'timeouts':>9} {'errors':>7} {'slow conns cut':>15}"

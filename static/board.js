@@ -175,21 +175,23 @@
 
   // After a guess, put focus where the player continues: the guess field,
   // or the outcome once the game is over. Other swaps (a hint, the count)
-  // leave focus alone, so a phone's keyboard does not pop up; a hint's code
-  // is in the field with the caret after it.
+  // do not put it in the field, so a phone's keyboard does not pop up; a
+  // hint's code is in the field with the caret after it. Only the guess's
+  // own answer counts: a poll settling in between changes nothing.
   var afterGuess = false;
   document.addEventListener("htmx:beforeRequest", function (event) {
-    afterGuess = event.target.id === "guess-form";
+    if (event.target.id === "guess-form") afterGuess = true;
   });
   var refocus = null;
-  document.addEventListener("htmx:afterSettle", function () {
+  document.addEventListener("htmx:afterSettle", function (event) {
     render();
     var field = input();
     if (field) {
       var end = field.value.length;
       try { field.setSelectionRange(end, end); } catch (e) { /* not a text field */ }
     }
-    if (!afterGuess) return;
+    var config = event.detail && event.detail.requestConfig;
+    if (!afterGuess || !config || !config.elt || config.elt.id !== "guess-form") return;
     afterGuess = false;
     clearTimeout(refocus);
     refocus = setTimeout(function () {
@@ -202,15 +204,18 @@
   // code-maker's answer and its undo) would leave focus nowhere: it goes
   // back to the same form in the new content (its chosen radio button, else
   // its button), or to the outcome when the form is gone.
+  // A poll (a job's progress) in between neither drops nor takes the form's turn.
   var keptForm = null;
   document.addEventListener("htmx:beforeRequest", function (event) {
     var form = event.target.closest && event.target.closest("form");
+    if (!form || form.id === "guess-form") return;
     var active = document.activeElement;
-    keptForm = form && form.id && form.id !== "guess-form" && active && form.contains(active) ? form.id : null;
+    keptForm = form.id && active && form.contains(active) ? form : null;
   });
-  document.addEventListener("htmx:afterSettle", function () {
-    if (!keptForm) return;
-    var id = keptForm;
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var config = event.detail && event.detail.requestConfig;
+    if (!keptForm || !config || config.elt !== keptForm) return;
+    var id = keptForm.id;
     keptForm = null;
     var active = document.activeElement;
     if (active && active !== document.body && document.contains(active)) return; // focus is somewhere already

@@ -137,6 +137,18 @@ def test_abandoned_games_expire(app):
         assert sql("SELECT COUNT(*) FROM guesses WHERE game_id = :g", g=old.id).scalar() == 0
 
 
+def test_retention_of_zero_days_keeps_every_game(app):
+    """GAME_RETENTION_DAYS = 0 keeps games, for the command as for the hourly sweep."""
+    app.config["GAME_RETENTION_DAYS"] = 0
+    with app.app_context():
+        game = store.create_game(GameSize(), 10)
+        sql("UPDATE games SET created_at = :t WHERE id = :g", t=time.time() - 400 * 86400, g=game.id)
+    output = app.test_cli_runner().invoke(args=["expire-games"]).output
+    assert "kept every game" in output
+    with app.app_context():
+        assert store.load_game(game.id).status == "playing"
+
+
 @BOTH
 def test_a_first_release_database_upgrades_and_plays_on(backend, db_config):
     """A database made before schema versions (games and guesses only), with

@@ -96,9 +96,12 @@ def init_app(app) -> None:
 
     @app.cli.command("expire-games")
     def expire_games():
-        """Delete games abandoned for GAME_RETENTION_DAYS (30 by default)."""
+        """Delete games abandoned for GAME_RETENTION_DAYS (30 by default; 0 keeps them)."""
         days = app.config["GAME_RETENTION_DAYS"]
-        print(f"removed {store.expire_abandoned(time.time() - days * 86400)} abandoned games")
+        if days:
+            print(f"removed {store.expire_abandoned(time.time() - days * 86400)} abandoned games")
+        else:
+            print("kept every game: GAME_RETENTION_DAYS is 0")
         idle = app.config["PLAYER_RETENTION_DAYS"]
         if idle:
             print(
