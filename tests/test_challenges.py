@@ -227,3 +227,22 @@ def test_names_are_plain_text(client, challenge, name, status, kept):
 def test_player_must_be_a_token(client, challenge, player):
     resp = client.post(f"/api/challenges/{challenge['id']}/games", json={"player": player})
     assert resp.status_code == 400 and "player" in resp.get_json()["error"]
+
+
+def test_a_watched_challenge_game_keeps_its_secret_behind_a_warning(client):
+    """Friends still play the challenge's secret: its watch page shows a lost
+    game's secret only when asked, and links to the challenge, not a replay."""
+    created = client.post("/api/challenges", json={"secret": "6543", "max_guesses": 2}).get_json()
+    game = client.post(f"/api/challenges/{created['id']}/games", json={"name": "ann"}).get_json()
+    for _ in range(2):
+        answer = client.post(f"/api/games/{game['id']}/guesses", json={"guess": "1111"}).get_json()
+    assert answer["status"] == "lost"
+    html = client.get(answer["watch_url"]).get_data(as_text=True)
+    shown, hidden = html.split('<details class="spoiler">', 1)
+    assert "6543" not in shown.split("<main", 1)[1]
+    assert '<span class="secret-text">6543</span>' in hidden.split("</details>", 1)[0]
+    assert "/replay/" not in html and f'href="/c/{created["id"]}"' in html
+    won = client.post(f"/api/challenges/{created['id']}/games", json={"name": "bob"}).get_json()
+    answer = client.post(f"/api/games/{won['id']}/guesses", json={"guess": "6543"}).get_json()
+    html = client.get(answer["watch_url"]).get_data(as_text=True)
+    assert "/replay/" not in html and 'class="spoiler"' not in html  # the last row is the secret

@@ -234,3 +234,20 @@ def test_streaks():
     assert streaks({10}, 10) == (1, 1)
     assert streaks({9}, 10) == (1, 1)  # today's is still to play
     assert streaks({1, 2, 3, 5}, 10) == (0, 3)
+
+
+def test_a_watched_daily_keeps_its_secret_behind_a_warning(app, client):
+    """Others still play the day's secret: the watch page of a lost daily
+    shows it only when asked, and links to the puzzle, not to a replay."""
+    game_id = start_daily(client)
+    secret = str(secret_of(app, game_id))
+    wrong = next(code for code in ("1111", "2222") if code != secret)
+    answer: dict = {"status": "playing"}
+    while answer["status"] == "playing":
+        answer = client.post(f"/api/games/{game_id}/guesses", json={"guess": wrong}).get_json()
+    assert answer["status"] == "lost"
+    html = client.get(answer["watch_url"]).get_data(as_text=True)
+    shown, hidden = html.split('<details class="spoiler">', 1)
+    assert secret not in shown.split("<main", 1)[1]
+    assert f'<span class="secret-text">{secret}</span>' in hidden.split("</details>", 1)[0]
+    assert "/replay/" not in html and f'href="/daily/{days.today()}"' in html
