@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_optimal import plain_optimum
 from webapp.cli import Progress, main
+from webapp.engine import GameSize
 
 
 def run(*args):
@@ -182,8 +184,10 @@ def test_optimal_command(tmp_path):
 
 
 def test_optimal_bounded_and_impossible():
-    status, out = run("optimal", "--pegs", "3", "--colors", "3", "--max-guesses", "4")
-    assert status == 0 and "optimal (max 4)" in out
+    status, out = run("optimal", "--pegs", "3", "--colors", "3", "--max-guesses", "4", "--json")
+    (summary,) = json.loads(out)
+    assert status == 0 and "optimal (max 4)" in summary["strategy"] and summary["max"] <= 4
+    assert summary["total"] == plain_optimum(GameSize(3, 3), max_guesses=4)  # every guess at every node
     status, out = run("optimal", "--pegs", "3", "--colors", "3", "--max-guesses", "2")
     assert status == 0 and "No strategy finds every secret of 3×3 within 2 guesses." in out
 
@@ -192,6 +196,7 @@ def test_optimal_candidates_only_and_distinct():
     status, out = run("optimal", "--pegs", "3", "--colors", "4", "--distinct", "--candidates-only", "--json")
     (summary,) = json.loads(out)
     assert status == 0 and summary["distinct"] is True and "candidates only" in summary["strategy"]
+    assert summary["total"] == plain_optimum(GameSize(3, 4, distinct=True), candidates_only=True)
 
 
 def test_strategy_all_includes_optimal_where_available():

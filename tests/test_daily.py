@@ -149,7 +149,7 @@ def test_statistics_after_three_games(app, client):
             late = game_id
         else:  # ...these two are taken as played on their own days
             with app.app_context():
-                when = time.time() - (today - number) * 86400
+                when = days.clock().timestamp() - (today - number) * 86400  # the test's one day
                 sql("UPDATE games SET created_at = :t WHERE id = :g", t=when, g=game_id)
     token = client.get_cookie("player").value
     lost = client.post("/games", data={"preset": "classic"}).headers["Location"].rsplit("/", 1)[1]
@@ -161,7 +161,7 @@ def test_statistics_after_three_games(app, client):
     assert stats["played"] == 4 and stats["won"] == 3 and stats["win_rate"] == 75 and stats["lost"] == 1
     assert stats["current_streak"] == 2 and stats["longest_streak"] == 2 and stats["daily_played"] == 3
     with app.app_context():  # taken as played on its day too: three in a row
-        sql("UPDATE games SET created_at = :t WHERE id = :g", t=time.time() - 2 * 86400, g=late)
+        sql("UPDATE games SET created_at = :t WHERE id = :g", t=days.clock().timestamp() - 2 * 86400, g=late)
     stats = client.get("/api/me/stats").get_json()
     assert stats["current_streak"] == 3 and stats["longest_streak"] == 3
     for n in set(counts):

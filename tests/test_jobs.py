@@ -107,7 +107,8 @@ def test_restart_mid_job(db_config, tmp_path):
 
     from webapp import jobs
 
-    app = make_app(db_config, JOBS_CONSUMER="none", JOBS_STALE_SECONDS=30.0)
+    # Stale only after an hour: the dead process's heartbeat is fresh however slow the machine.
+    app = make_app(db_config, JOBS_CONSUMER="none", JOBS_STALE_SECONDS=3600.0)
     go = str(tmp_path / "go")
     with app.app_context():
         assert jobs.get("gate", {"go": go}).status == "queued"
@@ -144,7 +145,7 @@ def test_restart_mid_job(db_config, tmp_path):
     with app.app_context():
         assert jobs.get("gate", {"go": go}).status == "running"  # its heartbeat is still fresh
         # Its heartbeat grows old (written back, not waited for): abandoned.
-        sql("UPDATE jobs SET heartbeat = heartbeat - 60 WHERE kind = 'gate'")
+        sql("UPDATE jobs SET heartbeat = heartbeat - 7200 WHERE kind = 'gate'")
     open(go, "w").close()  # this time the gate is open
     app.extensions["jobs"].start(1)  # a consumer comes back
     with app.app_context():

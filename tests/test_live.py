@@ -358,7 +358,8 @@ def test_a_session_idle_too_long_is_gone_before_the_sweep(app, client):
 def test_e_of_each_proposal_is_the_reviews(app, client):
     """The projector's E of a first guess on the classic board: 1123 leads
     to the optimum of 5,625 guesses over the 1,296 secrets (Koyama and Lai),
-    Knuth's 1122 to 5,702 at best; both worked out by the engine's search."""
+    Knuth's 1122 to more. The projector shows the review's own figures
+    (``value_of``), exact on this board."""
     session = create(client)
     code = session["code"]
     for guess in ("1123", "1123", "1122"):

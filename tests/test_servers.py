@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import http.client
 import json
+import threading
 import time
 
 import psycopg
@@ -65,14 +66,16 @@ def test_one_move_posted_to_both_servers_at_once(servers, postgresql_url):
     a, b = servers
     status, game = call(a, "POST", "/api/games", {"max_guesses": 30})
     assert status == 201
+
+    def post(port: int, body: dict, start: threading.Barrier) -> int:
+        start.wait()  # both requests leave together
+        return call(port, "POST", f"/api/games/{game['id']}/guesses", body)[0]
+
     with ThreadPoolExecutor(2) as pool:
         for move in range(1, 21):
             body = {"guess": "1122" if move % 2 else "3344", "move": move}
-            codes = sorted(
-                pool.map(
-                    lambda port, body=body: call(port, "POST", f"/api/games/{game['id']}/guesses", body)[0], (a, b)
-                )
-            )
+            start = threading.Barrier(2, timeout=PATIENCE)
+            codes = sorted(pool.map(lambda port, body=body, start=start: post(port, body, start), (a, b)))
             assert codes == [200, 409], (move, codes)
     with psycopg.connect(postgresql_url) as conn:
         moves = [r[0] for r in conn.execute("SELECT move FROM guesses WHERE game_id = %s ORDER BY move", (game["id"],))]
@@ -143,7 +146,8 @@ class Stream:
         self.response = self.conn.getresponse()
         self.status = self.response.status
         if self.status == 200:
-            assert self.response.readline() == b"retry: 1000\n"  # the stream's first line: it is open
+            # The stream's first line, sent once the worker follows it (with Redis, once subscribed).
+            assert self.response.readline() == b"retry: 1000\n"
 
     def next_event(self) -> tuple[str, int]:
         """The next event's name and id (keepalive comments are skipped)."""

@@ -137,14 +137,28 @@ def test_every_codebreaker_compared(db_config):
     assert "Every codebreaker" not in text(client.get("/solver/optimal-game?pegs=4&colors=8"))
 
 
-def test_slow_line_runs_in_the_background(client):
+def test_slow_line_runs_in_the_background(db_config):
     """Super Mastermind's default line scores a billion (guess, code) pairs at
     its first guess: the page answers at once with progress, and the line
-    computed in the background agrees with the engine."""
+    computed in the background agrees with the engine. No consumer runs until
+    the progress is seen, however fast the machine."""
+    from webapp import create_app
+
+    app = create_app({**db_config, "TESTING": True, "JOBS_CONSUMER": "none", "JOBS_PERIODIC": False})
+    try:
+        slow_line_in_the_background(app, app.test_client())
+    finally:
+        app.extensions["jobs"].stop()
+        app.extensions["live"].stop()
+        app.extensions["store"].close()
+
+
+def slow_line_in_the_background(app, client):
     resp = client.get("/solver/optimal-game?pegs=5&colors=8")
     html = text(resp)
     assert resp.status_code == 200 and 'id="line"' in html and "<progress" in html
     assert 'hx-trigger="load delay:1s"' in html and "Refresh</a>" in html
+    app.extensions["jobs"].start(1)
     deadline = time.time() + 120
     while time.time() < deadline:
         api = client.get("/api/solver/optimal-game?pegs=5&colors=8")

@@ -4,6 +4,7 @@ the database, old databases upgrade themselves; on SQLite and on PostgreSQL."""
 import json
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
@@ -62,9 +63,12 @@ def test_concurrent_posts_of_one_move(app):
     """Many threads post move 1 at once: exactly one is accepted."""
     with app.app_context():
         game = store.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
+    start = threading.Barrier(8, timeout=60)  # each round of eight posts leaves together
 
     def post(_):
-        return app.test_client().post(f"/api/games/{game.id}/guesses", json={"guess": "1122", "move": 1}).status_code
+        client = app.test_client()
+        start.wait()
+        return client.post(f"/api/games/{game.id}/guesses", json={"guess": "1122", "move": 1}).status_code
 
     with ThreadPoolExecutor(8) as pool:
         codes = list(pool.map(post, range(16)))

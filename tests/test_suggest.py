@@ -97,7 +97,15 @@ def test_slow_hint_runs_in_the_background(tmp_path):
     with its progress; the background job's result then shows on the board."""
     from webapp import create_app
 
-    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "REQUEST_BUDGET": 1000})
+    # No consumer until the waiting answer is seen, however fast the machine.
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "db.sqlite3"),
+            "REQUEST_BUDGET": 1000,
+            "JOBS_CONSUMER": "none",
+            "JOBS_PERIODIC": False,
+        }
+    )
     client = app.test_client()
     size = GameSize(5, 8)
     with app.app_context():
@@ -106,6 +114,7 @@ def test_slow_hint_runs_in_the_background(tmp_path):
     resp = client.post(f"/games/{game.id}/suggestion", data={"strategy": "knuth"}, headers=HX)
     html = resp.get_data(as_text=True)
     assert resp.status_code == 200 and 'id="hint-job"' in html and "searching for its guess" in html
+    app.extensions["jobs"].start(1)
     expected = best_guess(
         "knuth", size, [(Code.parse("11223", size), feedback(Code.parse("11223", size), Code.parse("12345", size)))]
     )
@@ -114,13 +123,31 @@ def test_slow_hint_runs_in_the_background(tmp_path):
     app.extensions["jobs"].stop()
 
 
-def test_optimal_offered_where_it_answers(client, app, game):
+@pytest.fixture
+def waiting_app(db_config):
+    """No job consumer until a test starts one: a background job is always
+    seen waiting first, however fast the machine."""
+    from webapp import create_app
+
+    app = create_app({**db_config, "TESTING": True, "JOBS_CONSUMER": "none", "JOBS_PERIODIC": False})
+    yield app
+    app.extensions["jobs"].stop()
+    app.extensions["live"].stop()
+    app.extensions["store"].close()
+
+
+def test_optimal_offered_where_it_answers(waiting_app):
+    app, client = waiting_app, waiting_app.test_client()
+    with app.app_context():
+        game = store.create_game(GameSize(), 10, Code.parse("6543", GameSize()))
+        play_guess(game.id, Code.parse("1122", GameSize()))
     html = client.get(f"/games/{game.id}").get_data(as_text=True)
     assert '<option value="optimal"' in html and '<option value="optimal-5"' in html
     resp = client.post(f"/games/{game.id}/suggestion", data={"strategy": "optimal"}, headers=HX)
     # After 1122 the game is off the shipped tree: the exact search runs in
     # the background and the request answers at once.
     assert resp.status_code == 200 and 'id="hint-job"' in resp.get_data(as_text=True)
+    app.extensions["jobs"].start(1)
     expected = best_guess("optimal", GameSize(), [(Code.parse("1122", GameSize()), Feedback(0, 0))])
     assert suggested(wait_for_suggestion(client, game)) == str(expected.guess)
     with app.app_context():

@@ -575,9 +575,11 @@ def events(code):
     def stream():
         sent, seen = after, after
         ends = time.monotonic() + length
-        yield "retry: 1000\n\n"
         try:
             with hub.follow(session.code, address) as followed:
+                # The first line once the stream is followed (with Redis,
+                # subscribed): from here on no step can pass it by.
+                yield "retry: 1000\n\n"
                 while True:
                     try:
                         now = store.load_live(session.code, idle_before())
