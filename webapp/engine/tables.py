@@ -370,8 +370,11 @@ class FeedbackTable:
             return -1
         guesses = _indices(guesses)
         codes = _indices(codes)
+        return self._first_perfect_split(guesses, codes, self.kept(guesses, codes))
+
+    def _first_perfect_split(self, guesses: Array, codes: Array, kept: tuple[Array, Array, Array] | None) -> int:
+        """:meth:`first_perfect_split`, the kept matrix looked up already."""
         pairs = len(guesses) * len(codes)
-        kept = self.kept(guesses, codes)
         kernels = compiled(pairs, NUMPY_MATRIX_PAIRS if kept is not None else NUMPY_PAIRS)
         if kernels is None:
             return self._perfect_or_counts(guesses, codes, kept, counts=False)[0]
@@ -398,7 +401,7 @@ class FeedbackTable:
                 guesses, codes, small_tables(self.pegs, self.colors), self.pegs, self.slots
             )
             return int(first), counts
-        return self.first_perfect_split(guesses, codes), None
+        return self._first_perfect_split(guesses, codes, kept), None
 
     def _perfect_or_counts(
         self, guesses: Array, codes: Array, kept: tuple[Array, Array, Array] | None, counts: bool = True
