@@ -51,6 +51,10 @@ def plan(quick: bool, slow: bool = False):
     jobs += [(f"tree 4×6 {name}", ("tree", 4, 6, name)) for name in PRESETS]
     jobs += [
         ("tree 4×6 distinct knuth", ("tree", 4, 6, "knuth", True)),
+        # The same trees as the peer benchmark's whole commands, here inside a
+        # process that has its kernels already (as a web worker has).
+        ("tree Bulls and Cows minimax-lex", ("tree", 4, 10, "minimax-lex", True, True)),
+        ("tree Bulls and Cows entropy", ("tree", 4, 10, "entropy", True, True)),
         ("baseline: tree 4×6 knuth, numpy only", ("baseline", 4, 6, "knuth")),
         ("baseline: tree 4×6 entropy, numpy only", ("baseline", 4, 6, "entropy")),
     ]

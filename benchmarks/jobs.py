@@ -46,7 +46,7 @@ class NumpyTable:
         return int(hits[0]) if hits.size else -1
 
 
-def job(kind, pegs, colors, strategy=None, distinct=False):
+def job(kind, pegs, colors, strategy=None, distinct=False, distinct_guesses=False):
     """One measurement; returns (seconds, detail)."""
     from webapp.engine import Feedback, GameSize, analyse, best_guess
     from webapp.engine.tables import feedback_matrix, feedback_table
@@ -66,7 +66,7 @@ def job(kind, pegs, colors, strategy=None, distinct=False):
         result = compare({"pegs": pegs, "colors": colors, "distinct": distinct}, lambda fraction: None)
         rows = result["rows"]
         return time.perf_counter() - started, ", ".join(f"{r['strategy']} {r['total']:,}" for r in rows[:4]) + ", …"
-    size = GameSize(pegs, colors, distinct)
+    size = GameSize(pegs, colors, distinct, distinct_guesses)
     if kind == "review":
         return review_job(size, strategy)
     if kind == "matrix":
