@@ -4,6 +4,7 @@ may do what, the limits, the end of idle sessions, and the live events
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import re
 import threading
@@ -251,11 +252,8 @@ def test_join_codes_avoid_look_alikes(client):
 
 @pytest.fixture
 def strict_app(db_config):
-    app = create_app({**db_config, **QUICK_KEEPALIVE, "LIVE_LOOKUP_RATE_LIMIT": "5 per minute"})
-    yield app
-    app.extensions["jobs"].stop()
-    app.extensions["live"].stop()
-    app.extensions["store"].close()
+    with app_with(db_config, LIVE_LOOKUP_RATE_LIMIT="5 per minute") as app:
+        yield app
 
 
 def test_codes_cannot_be_enumerated(strict_app):
@@ -438,36 +436,45 @@ def test_a_reconnect_resumes_at_the_current_step(client):
         stream.close()
 
 
-def test_a_stream_past_the_workers_limit_is_refused(db_config):
-    app = create_app({**db_config, **QUICK_KEEPALIVE, "LIVE_STREAMS_PER_WORKER": 1})
+@contextlib.contextmanager
+def app_with(db_config, **settings):
+    """An app of the test's own, with ``settings``, shut down after."""
+    app = create_app({**db_config, **QUICK_KEEPALIVE, **settings})
     try:
-        client = app.test_client()
-        session = create(client)
-        code = session["code"]
-        first = Events(client, f"/live/{code}/events")
-        try:
-            step(client, session)
-            assert first.next()[0] == "step"  # the first stream is followed, so it holds the place
-            second = client.get(f"/live/{code}/events")
-            assert second.status_code == 503 and int(second.headers["Retry-After"]) > 0
-        finally:
-            first.close()
+        yield app
     finally:
         app.extensions["jobs"].stop()
         app.extensions["live"].stop()
         app.extensions["store"].close()
 
 
-def test_one_address_cannot_take_every_stream(db_config):
-    app = create_app({**db_config, **QUICK_KEEPALIVE, "LIVE_STREAMS_PER_ADDRESS": 1})
+@contextlib.contextmanager
+def followed_stream(client):
+    """A new session's code, with one stream of it open from 127.0.0.1 that
+    the worker follows (it has heard a step), for the length of the ``with``."""
+    session = create(client)
+    code = session["code"]
+    stream = Events(client, f"/live/{code}/events")
     try:
+        step(client, session)
+        assert stream.next()[0] == "step"
+        yield code
+    finally:
+        stream.close()
+
+
+def test_a_stream_past_the_workers_limit_is_refused(db_config):
+    with app_with(db_config, LIVE_STREAMS_PER_WORKER=1) as app:
         client = app.test_client()
-        session = create(client)
-        code = session["code"]
-        first = Events(client, f"/live/{code}/events")
-        try:
-            step(client, session)
-            assert first.next()[0] == "step"  # followed: it holds its address's one place
+        with followed_stream(client) as code:  # it holds the worker's one place
+            second = client.get(f"/live/{code}/events")
+            assert second.status_code == 503 and int(second.headers["Retry-After"]) > 0
+
+
+def test_one_address_cannot_take_every_stream(db_config):
+    with app_with(db_config, LIVE_STREAMS_PER_ADDRESS=1) as app:
+        client = app.test_client()
+        with followed_stream(client) as code:  # it holds its address's one place
             again = client.get(f"/live/{code}/events")
             assert again.status_code == 503 and int(again.headers["Retry-After"]) > 0
             other = Events(client, f"/live/{code}/events", address="10.0.0.2")
@@ -475,12 +482,6 @@ def test_one_address_cannot_take_every_stream(db_config):
                 assert other.next()[0] == "step"  # another address is followed
             finally:
                 other.close()
-        finally:
-            first.close()
-    finally:
-        app.extensions["jobs"].stop()
-        app.extensions["live"].stop()
-        app.extensions["store"].close()
 
 
 @pytest.mark.parametrize("signal", ["database", "redis"])

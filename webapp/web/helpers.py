@@ -288,10 +288,11 @@ def budget() -> Budget:
     return g.budget
 
 
-def move_number(value: str) -> int:
-    """The move number a form posts (from 1), or a 400: only ASCII digits count."""
+def move_number(value: str, least: int = 1) -> int:
+    """The move (or step) number a form posts, at least ``least``, or a 400:
+    only ASCII digits count."""
     text = value.strip()
-    if not (text.isascii() and text.isdigit() and len(text) <= 4 and int(text) >= 1):
+    if not (text.isascii() and text.isdigit() and len(text) <= 4 and int(text) >= least):
         abort(400, gettext("The form was incomplete: reload the page and try again."))
     return int(text)
 

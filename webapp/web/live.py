@@ -42,7 +42,7 @@ from ..settings import SettingsError, parse_size
 from ..words import error_words, not_offered, visible
 from .contract import Documented, link, operation
 from .errors import error_response
-from .helpers import explained, following_move, is_htmx, no_store, player_name
+from .helpers import explained, following_move, is_htmx, move_number, no_store, player_name
 from .limits import creating, live_joining, live_lookup, live_voting
 from .links import external_url
 from .schemas import (
@@ -447,17 +447,6 @@ def follow(code):
     )
 
 
-def step_number(text: str | None, current: int) -> int:
-    """The step a vote was cast at (the current one when the form says
-    none); a 400 for anything but ASCII digits."""
-    if text is None:
-        return current
-    text = text.strip()
-    if not (text.isascii() and text.isdigit() and len(text) <= 4):
-        abort(400, gettext("The form was incomplete: reload the page and try again."))
-    return int(text)
-
-
 def read_vote(session: store.LiveSession, text) -> Code:
     guess = Code.parse(text or "", session.size)
     if session.size.distinct_guesses and not guess.is_distinct():
@@ -475,7 +464,8 @@ def vote(code):
         return redirect(url_for("live.join_code", code=session.code), 303)
     status, error, mine = 303, None, None
     try:
-        if step_number(request.form.get("step"), session.step) != session.step:
+        step = request.form.get("step")  # the current one when the form says none
+        if step is not None and move_number(step, least=0) != session.step:
             raise store.StepMoved(session.code)
         if session.history and explained(get_strategy(session.strategy), session.size, session.history).solved:
             raise SettingsError(gettext("The game is solved: there is nothing left to vote on."))

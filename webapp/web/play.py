@@ -63,8 +63,10 @@ def board_context(game: store.Game, **extra) -> dict:
         context["remaining"] = int(cands.shape[0])
         if cands.shape[0] <= BOARD_LISTED_CODES:
             context["remaining_codes"] = [Code.from_index(int(i), game.size) for i in cands]
+    daily = store.daily_of(game.id)
+    context["daily_number"] = daily[0] if daily is not None else None
     if game.over:
-        context.update(outcome_context(game))
+        context.update(outcome_context(game, daily))
     if not game.over and game.hint_move == game.next_move and "suggestion" not in extra:
         try:
             hint = suggest(game, game.hint_strategy or "knuth")
@@ -74,16 +76,15 @@ def board_context(game: store.Game, **extra) -> dict:
         except (MastermindError, jobs.Busy) as exc:
             context["suggestion_error"] = error_words(exc)
     context["watch_link"] = external_url("play.watch", token=store.watch_token(game.id))
-    daily = store.daily_of(game.id)
-    context["daily_number"] = daily[0] if daily is not None else None
     context.update(extra)
     return context
 
 
-def outcome_context(game: store.Game) -> dict:
+def outcome_context(game: store.Game, daily: tuple[int, str] | None) -> dict:
     """The end of a game: the share panel, the links and the review. A
     daily puzzle's share text carries its number and the skill once the
-    review has it, and links to the day's puzzle (not the answer)."""
+    review has it, and links to the day's puzzle (not the answer).
+    ``daily``: its day and board (``store.daily_of``), or None."""
     part = reviews.section(game.size, game.secret, [m.guess for m in game.moves], game.max_guesses)
     part.poll_url = url_for("play.review", game_id=game.id)
     context = {
@@ -92,7 +93,6 @@ def outcome_context(game: store.Game) -> dict:
         "replay_link": game_replay_url(game),
         "classroom_link": classroom_url(game.size, "knuth", secret=game.secret),
     }
-    daily = store.daily_of(game.id)
     challenge = store.challenge_of(game.id)
     if daily is not None:  # everyone plays the same secret today: the replay would show it
         number, board = daily
