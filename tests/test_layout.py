@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from webapp import create_app
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "webapp"
 URL_MAP = Path(__file__).resolve().parent / "data" / "url_map.txt"
@@ -173,6 +175,29 @@ def test_the_job_consumer_builds_no_web_app(tmp_path):
     web_modules, tasks = done.stdout.splitlines()
     assert web_modules == "[]"
     assert {"run_job", "sweep"} <= set(ast.literal_eval(tasks))
+
+
+def test_the_job_consumer_reads_the_settings_the_app_reads(tmp_path, monkeypatch):
+    """Both read ``MASTERMIND_<SETTING>`` from the environment, so a queue
+    renamed for a shared Redis, or a longer live session, is the same in
+    the web app and in ``huey_consumer``."""
+    env = {
+        "MASTERMIND_DATABASE": str(tmp_path / "jobs.sqlite3"),
+        "MASTERMIND_JOBS_QUEUE_NAME": "second-site",
+        "MASTERMIND_LIVE_IDLE_HOURS": "12",
+        "MASTERMIND_GAME_RETENTION_DAYS": "7",
+    }
+    names = ["DATABASE", "JOBS_QUEUE_NAME", "LIVE_IDLE_HOURS", "GAME_RETENTION_DAYS"]
+    script = f"import webapp.worker as w; print(repr([w.settings.get(n) for n in {names!r}] + [w.huey.name]))"
+    for name in ("DATABASE_URL", "REDIS_URL"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
+    app = create_app({"WARM_UP": False, "JOBS_CONSUMER": "none"})
+    expected = [app.config[n] for n in names] + [app.extensions["jobs"].huey.name]
+    assert expected == [str(tmp_path / "jobs.sqlite3"), "second-site", 12, 7, "second-site"]
+    assert ast.literal_eval(done.stdout.strip()) == expected
 
 
 def url_rules(app) -> list[str]:

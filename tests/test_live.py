@@ -346,6 +346,21 @@ def test_idle_sessions_end_and_their_records_go(app, client):
     assert client.get(f"/api/live/{other['code']}").status_code == 404
 
 
+def test_expire_games_runs_the_whole_sweep(app, client):
+    """``flask expire-games`` is the hourly sweep run by hand: an idle live
+    session goes with the abandoned games, and so do ended rate-limit counters."""
+    idle, fresh = create(client)["code"], create(client)["code"]
+    with app.app_context():
+        then = time.time() - app.config["LIVE_IDLE_HOURS"] * 3600 - 60
+        sql("UPDATE live_sessions SET touched_at = :t WHERE code = :c", t=then, c=idle)
+        sql("INSERT INTO rate_limits (key, hits, expires) VALUES ('ended', 1, :t)", t=then)
+    output = app.test_cli_runner().invoke(args=["expire-games"]).output
+    assert "removed 1 idle live sessions and 1 ended rate-limit counters" in output
+    with app.app_context():
+        assert sql("SELECT code FROM live_sessions").scalars().all() == [fresh]
+        assert sql("SELECT COUNT(*) FROM rate_limits WHERE key = 'ended'").scalar() == 0
+
+
 def test_a_session_idle_too_long_is_gone_before_the_sweep(app, client):
     session = create(client)
     app.config["LIVE_IDLE_HOURS"] = 0  # every session is idle now

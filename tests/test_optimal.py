@@ -308,3 +308,11 @@ def test_bulls_and_cows_tree_reaches_the_published_optimum():
 
     walk(result.root)
     assert all(g.is_distinct() for g in guesses)
+
+
+def test_the_search_and_its_kernels_mean_the_same_by_no_total():
+    """``optimal`` reads the kernels' results against its own INF (it must not
+    import numba to read a shipped tree), so the two must be one value."""
+    from webapp.engine import optimal, search_kernels
+
+    assert optimal.INF == search_kernels.INF

@@ -9,22 +9,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def create_app(config=None):
-    """Build the app; ``config`` is a mapping applied over the defaults."""
-    from flask import Flask  # here, so the command line starts without Flask
-
+def defaults() -> dict:
+    """Every setting's value before the environment and a mapping change it
+    (the job, live-event and rate-limit settings add their own: ``jobs``,
+    ``events`` and ``web.limits``)."""
     from .engine.lines import DEEPEST_LINE_CODES
 
-    app = Flask(
-        __name__,
-        instance_path=str(ROOT / "instance"),
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
-    )
-    app.config.from_mapping(
+    return dict(
         # Records: the SQLite file DATABASE, unless DATABASE_URL names another
         # database (postgresql://user:password@host/name, or sqlite:///path).
-        DATABASE=os.path.join(app.instance_path, "mastermind.sqlite3"),
+        DATABASE=str(ROOT / "instance" / "mastermind.sqlite3"),
         DATABASE_URL=os.environ.get("DATABASE_URL") or None,
         DATABASE_POOL_SIZE=8,  # PostgreSQL connections per process, at most
         DATABASE_POOL_TIMEOUT=5.0,  # seconds a request waits for one before a 503
@@ -66,8 +60,31 @@ def create_app(config=None):
         # The daily puzzle's key; unset, a random key kept in the database.
         DAILY_KEY=os.environ.get("DAILY_KEY") or None,
     )
-    if config:
-        app.config.update(config)
+
+
+def configure(config, overrides=None) -> None:
+    """Fill ``config`` (a ``flask.Config``) as every process of a site reads
+    it, the web app and the job consumer alike: the defaults, then each
+    ``MASTERMIND_<SETTING>`` of the environment (a JSON value, else text),
+    then ``overrides``, which win."""
+    config.from_mapping(defaults())
+    config.from_prefixed_env("MASTERMIND")
+    if overrides:
+        config.update(overrides)
+
+
+def create_app(config=None):
+    """Build the app; ``config`` is a mapping applied over the defaults and
+    the environment (see :func:`configure`)."""
+    from flask import Flask  # here, so the command line starts without Flask
+
+    app = Flask(
+        __name__,
+        instance_path=str(ROOT / "instance"),
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    configure(app.config, config)
     if not app.config["DATABASE_URL"]:
         os.makedirs(os.path.dirname(os.path.abspath(app.config["DATABASE"])), exist_ok=True)
 

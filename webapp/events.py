@@ -13,12 +13,15 @@ lost signal delays an event and never loses it."""
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from . import store
+
+LOGGER = logging.getLogger("mastermind.live")
 
 DEFAULTS = {
     # A session nobody has stepped, joined or voted in for this long ends,
@@ -190,11 +193,20 @@ class RedisHub(Hub):
         self._thread: threading.Thread | None = None
         self._stopping = threading.Event()
         self.listening = threading.Event()  # set once subscribed (the tests wait on it)
+        self.failing = False  # Redis failed, and has not answered since
 
     def publish(self, code: str, version: int) -> None:
         self.notify(code, version)
-        with contextlib.suppress(Exception):  # Redis away: the others' streams read on their next keepalive
+        try:
             self.client.publish(self.prefix + code, str(version))
+        except Exception:  # Redis away: the others' streams read on their next keepalive
+            self.trouble("cannot publish to Redis")
+
+    def trouble(self, what: str) -> None:
+        """Log the first failure of Redis in a row, not every retry."""
+        if not self.failing:
+            self.failing = True
+            LOGGER.warning("live events: %s; other servers' streams fall back to their keepalive", what, exc_info=True)
 
     def started(self) -> None:
         with self._lock:
@@ -216,6 +228,7 @@ class RedisHub(Hub):
                         continue
                     if message["type"] == "psubscribe":  # Redis confirms: every later publish reaches us
                         self.listening.set()
+                        self.failing = False
                         continue
                     if message["type"] != "pmessage":
                         continue
@@ -223,6 +236,7 @@ class RedisHub(Hub):
                     with contextlib.suppress(ValueError):
                         self.notify(channel[len(self.prefix) :], int(message["data"]))
             except Exception:  # Redis restarted or unreachable: subscribe again shortly
+                self.trouble("lost the subscription to Redis")
                 self.listening.clear()
                 self._stopping.wait(1.0)
             finally:

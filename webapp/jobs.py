@@ -242,7 +242,7 @@ def run(key: str, settings, logger) -> None:
         beater.join()
         problem = json.dumps(exc.record()) if isinstance(exc, MastermindError) else str(exc) or type(exc).__name__
         store.fail_job(key, problem, time.time())
-        if not isinstance(exc, ValueError):
+        if not isinstance(exc, MastermindError):  # the engine's refusals are answers, not faults
             logger.exception("job %s failed", key)
         return
     stop.set()
@@ -250,21 +250,25 @@ def run(key: str, settings, logger) -> None:
     store.finish_job(key, row["kind"], row["params"], json.dumps(result), time.time())
 
 
-def sweep(settings, logger, now: float) -> None:
-    """Delete games abandoned for ``GAME_RETENTION_DAYS``, let go of player
-    tokens idle for ``PLAYER_RETENTION_DAYS`` (0 keeps them) and delete live
-    sessions idle for ``LIVE_IDLE_HOURS``: the queue's hourly periodic task."""
+def sweep(settings, logger, now: float) -> dict[str, int]:
+    """Delete games abandoned for ``GAME_RETENTION_DAYS`` and live sessions
+    idle for ``LIVE_IDLE_HOURS``, let go of player tokens idle for
+    ``PLAYER_RETENTION_DAYS`` (0 keeps games or tokens), and delete
+    rate-limit counters whose window has ended: the queue's hourly periodic
+    task, and ``flask expire-games``. Returns how many of each went."""
     days, idle = settings.get("GAME_RETENTION_DAYS"), settings.get("PLAYER_RETENTION_DAYS")
-    if days:
-        removed = store.expire_abandoned(now - days * 86400)
-        if removed:
-            logger.info("removed %d abandoned games", removed)
-    if idle:
-        store.forget_idle_players(now - idle * 86400)
     hours = settings.get("LIVE_IDLE_HOURS", LIVE_DEFAULTS["LIVE_IDLE_HOURS"])
-    ended = store.expire_live(now - float(hours) * 3600)
-    if ended:
-        logger.info("removed %d idle live sessions", ended)
+    gone = {
+        "games": store.expire_abandoned(now - days * 86400) if days else 0,
+        "players": store.forget_idle_players(now - idle * 86400) if idle else 0,
+        "live sessions": store.expire_live(now - float(hours) * 3600),
+        "counters": store.expire_counters(now),
+    }
+    if gone["games"]:
+        logger.info("removed %d abandoned games", gone["games"])
+    if gone["live sessions"]:
+        logger.info("removed %d idle live sessions", gone["live sessions"])
+    return gone
 
 
 class Starts:

@@ -53,15 +53,16 @@ if TYPE_CHECKING:
 # The search's transposition table (``search_kernels.new_table``).
 Table = Any
 
-INF = 1 << 40
+INF = 1 << 40  # no total: the kernels' own INF (search_kernels.py), the same value
 UNBOUNDED = 99  # guesses left when no limit is set
 STATS = ("nodes", "guesses scored", "guesses expanded", "table hits", "closed-form leaves")
-# The search keeps the whole feedback matrix (one byte per pair of codes) and
-# scores every guess the rules allow: it is offered up to this many guesses
-# (Bulls and Cows has 5,040) on boards of up to this many codes (4 × 10).
-MAX_OPTIMAL_CODES = 4096
 # A search given no bound on the positions it visits.
 NO_WORK_LIMIT = 2**62
+# The search keeps the whole feedback matrix (one byte per pair of codes) and
+# scores every guess the rules allow. It takes boards of up to this many codes,
+MAX_OPTIMAL_CODES = 4096
+# and boards whose guesses use different colours (Bulls and Cows: 5,040
+# guesses) of up to this many guesses and this many codes (4 pegs, 10 colours).
 MAX_OPTIMAL_GUESSES = 5040
 MAX_MATRIX_CODES = 10_000
 # Positions `mastermind improve --exact` lets the search visit for each

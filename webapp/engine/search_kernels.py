@@ -14,7 +14,7 @@ Array = npt.NDArray[Any]
 Table = npt.NDArray[np.int64]
 SmallTables = tuple[Array, ...]
 
-INF = 1 << 40
+INF = 1 << 40  # no total; optimal.py compares results with its own INF, the same value
 
 # The transposition table is a plain array of rows (key, entry), open
 # addressing with linear probing: a key's row is one of PROBES rows from its

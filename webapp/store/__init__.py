@@ -30,7 +30,7 @@ from .codemaker import (
     load_codemaker,
     undo_codemaker_reply,
 )
-from .counters import clear_counters, hit_counter, read_counter
+from .counters import clear_counters, expire_counters, hit_counter, read_counter
 from .database import Database, connection, current, database, enter, leave, scope, transaction
 from .games import (
     Game,
@@ -142,6 +142,7 @@ __all__ = [
     "challenge_players",
     "claim_job",
     "clear_counters",
+    "expire_counters",
     "connection",
     "create_challenge",
     "create_codemaker",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from .database import connection, upsert
+from .database import connection, transaction, upsert
 from .tables import rate_limits
 
 
@@ -50,3 +50,9 @@ def clear_counters(key: str | None = None) -> int:
     if key is not None:
         delete = delete.where(rate_limits.c.key == key)
     return connection().execute(delete).rowcount
+
+
+def expire_counters(now: float) -> int:
+    """Delete the counters whose window ended before ``now``."""
+    with transaction() as db:
+        return db.execute(rate_limits.delete().where(rate_limits.c.expires < now)).rowcount

@@ -13,7 +13,7 @@ from sqlalchemy.engine import Connection
 from ..engine import Code, Feedback, GameSize, secret_indices
 from ..engine.rules import PLAYING
 from .database import connection, locked, transaction, upsert
-from .tables import challenge_games, daily_games, games, guesses, hints, rate_limits, watch_links
+from .tables import challenge_games, daily_games, games, guesses, hints, watch_links
 
 
 class GameNotFound(LookupError):
@@ -54,10 +54,6 @@ class Game:
     @property
     def next_move(self) -> int:
         return len(self.moves) + 1
-
-    @property
-    def guesses_left(self) -> int:
-        return self.max_guesses - len(self.moves)
 
     def history(self):
         return [(m.guess, m.reply) for m in self.moves]
@@ -259,5 +255,4 @@ def expire_abandoned(cutoff: float) -> int:
             for table in (guesses, hints, watch_links, challenge_games, daily_games):
                 db.execute(table.delete().where(table.c.game_id.in_(chunk)))
             db.execute(games.delete().where(games.c.id.in_(chunk)))
-        db.execute(rate_limits.delete().where(rate_limits.c.expires < time.time()))
     return len(ids)

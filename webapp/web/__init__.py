@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from urllib.parse import urlencode
 
-from .. import store
+from .. import jobs
 from ..settings import BOARDS_BY_KEY
 from . import (
     api,
@@ -96,14 +96,12 @@ def init_app(app) -> None:
 
     @app.cli.command("expire-games")
     def expire_games():
-        """Delete games abandoned for GAME_RETENTION_DAYS (30 by default; 0 keeps them)."""
-        days = app.config["GAME_RETENTION_DAYS"]
-        if days:
-            print(f"removed {store.expire_abandoned(time.time() - days * 86400)} abandoned games")
-        else:
-            print("kept every game: GAME_RETENTION_DAYS is 0")
-        idle = app.config["PLAYER_RETENTION_DAYS"]
+        """Run the hourly sweep now: games abandoned for GAME_RETENTION_DAYS
+        (30 by default; 0 keeps them), idle player tokens and live sessions,
+        ended rate-limit counters."""
+        gone = jobs.sweep(app.config, app.logger, time.time())
+        days, idle = app.config["GAME_RETENTION_DAYS"], app.config["PLAYER_RETENTION_DAYS"]
+        print(f"removed {gone['games']} abandoned games" if days else "kept every game: GAME_RETENTION_DAYS is 0")
         if idle:
-            print(
-                f"let go of {store.forget_idle_players(time.time() - idle * 86400)} player tokens idle for {idle} days"
-            )
+            print(f"let go of {gone['players']} player tokens idle for {idle} days")
+        print(f"removed {gone['live sessions']} idle live sessions and {gone['counters']} ended rate-limit counters")

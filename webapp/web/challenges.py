@@ -85,7 +85,7 @@ def results(challenge: store.Challenge) -> dict:
         over = p.status != rules.PLAYING
         rows.append(
             {
-                "name": p.name or "anonymous",
+                "name": p.name or None,  # None: anonymous, in the reader's language
                 "status": p.status,
                 "guesses": len(p.guesses),
                 "replay_url": replay_url(challenge.size, challenge.secret, p.guesses, challenge.max_guesses)
@@ -226,7 +226,7 @@ def results_json(challenge_id, key):
         "distinct": c.size.distinct,
         "distinct_guesses": c.size.distinct_guesses,
         "max_guesses": c.max_guesses,
-        "players": data["players"],
+        "players": [{**row, "name": row["name"] or "anonymous"} for row in data["players"]],
         "benchmarks": {name: n for name, n in benchmarks(c)},
     }
 
