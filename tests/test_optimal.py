@@ -153,7 +153,10 @@ def test_optimal_unavailable_for_large_sizes():
     with pytest.raises(StrategyError) as info:
         best_guess("optimal", GameSize(5, 8))
     assert info.value.fact == "optimal-not-here"
-    assert "computed on demand up to 1,296 codes; 5×8 has 32,768" in error_words(info.value)
+    assert "computed on demand up to 1,296 codes; 5×8 has 32,768, too many to search here" in error_words(info.value)
+    with pytest.raises(StrategyError) as info:  # no shipped optimal-5 tree: the command line searches it
+        best_guess("optimal-5", GameSize(4, 10, distinct=True, distinct_guesses=True))
+    assert "Bulls and Cows has 5,040. `mastermind optimal` searches it" in error_words(info.value)
 
 
 def test_shared_solver_memory_is_bounded():

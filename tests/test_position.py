@@ -8,7 +8,7 @@ from flask_babel import Babel
 from webapp.engine import PRESETS, Code, Feedback, GameSize, best_guess, candidates, feedback, get_strategy
 from webapp.engine.codes import parse_history
 from webapp.engine.position import describe, partition_bars
-from webapp.engine.strategies import TooSlow
+from webapp.engine.strategies import Budget, TooSlow
 from webapp.engine.tables import feedback_table
 from webapp.words import error_words, why_words
 
@@ -185,3 +185,16 @@ def test_best_on_super_mastermind_says_where_its_guess_comes_from():
     # Where an optimum is known, best reads the optimal tree.
     assert describe(best, GameSize()).why.kind == "tree"
     assert "no optimum is known" in words(on_tree) and "entropy rule" in words(left)
+
+
+def test_optimal_says_when_it_searched_off_its_shipped_tree():
+    """After 1122 and no peg, Knuth's opening has left the optimal tree: the
+    guess found by searching from there is said to be searched, not read."""
+    size, optimal = GameSize(), get_strategy("optimal")
+    history = [(Code.parse("1122", size), Feedback(0, 0))]
+    with pytest.raises(TooSlow):  # a request does not search
+        describe(optimal, size, history, max_pairs=Budget(10**9, search=False))
+    searched = describe(optimal, size, history, suggestion=best_guess(optimal, size, history))
+    assert searched.why.kind == "searched" and "off the shipped optimal tree" in words(searched)
+    on_tree = describe(optimal, size, [(Code.parse("1123", size), Feedback(0, 0))])
+    assert on_tree.why.kind == "tree"

@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from webapp import store
-from webapp.engine import Code, GameSize, analyse, feedback, get_strategy
+from webapp.engine import Code, GameSize, analyse, best_guess, feedback, get_strategy
 from webapp.engine.codes import conceal
 from webapp.engine.lines import BEST_CANDIDATE, DEEPEST, GREEDY, adversary_line, greedy_line
 from webapp.settings import size_params
@@ -310,6 +310,35 @@ def test_classroom_adversary_replies_greedily(client):
         html, nxt = follow_next(client, nxt)
     line = adversary_line(get_strategy("knuth"), GameSize(), GREEDY)
     assert played == [f"{r.guess}:{r.reply}" for r in line.rows]
+
+
+def test_classroom_off_the_optimal_tree_searches_in_the_background(db_config):
+    """A review's move link can land where optimal play has left its shipped
+    tree (Knuth's 1122 opening): the step waits on a background search, the
+    API answers 202 meanwhile, and once the job is run both show its guess."""
+    from webapp import create_app, jobs
+    from webapp.computations import hint_params
+
+    app = create_app({**db_config, "TESTING": True, "JOBS_CONSUMER": "none"})
+    client, size = app.test_client(), GameSize()
+    query = "pegs=4&colors=6&strategy=optimal&history=1122:0,0"
+    page = client.get(f"/solver/classroom?{query}")
+    assert page.status_code == 200
+    html = text(page)
+    assert 'id="step"' in html and "optimal is searching for its guess after 1 guess" in html
+    assert 'http-equiv="refresh"' in html  # without JavaScript the page asks again
+    waiting = client.get(f"/api/solver/step?{query}")
+    assert waiting.status_code == 202 and waiting.get_json()["status"] == "queued"
+    history = [(Code.parse("1122", size), feedback(Code.parse("1122", size), Code.parse("3456", size)))]
+    with app.app_context():
+        jobs.run(jobs.job_key("hint", hint_params(size, "optimal", history)), app.config, app.logger)
+    done = client.get(f"/api/solver/step?{query}")
+    assert done.status_code == 200
+    answer = done.get_json()
+    assert answer["candidates"] == 256 and "off the shipped optimal tree" in answer["why"]
+    assert answer["guess"] == str(best_guess(get_strategy("optimal"), size, history).guess)
+    fragment = text(client.get(f"/solver/classroom?{query}", headers=HX))
+    assert fragment.lstrip().startswith('<section id="step"') and answer["guess"] in fragment
 
 
 def test_classroom_fragment(client):

@@ -80,6 +80,14 @@ def why_words(why: Why) -> str:
             guess=why.guess,
             n=n,
         )
+    if why.kind == "searched":
+        return gettext(
+            "This position is off the shipped optimal tree, so %(strategy)s searched from here: %(guess)s "
+            "needs the fewest guesses in total over the %(n)s codes still possible.",
+            strategy=why.strategy,
+            guess=why.guess,
+            n=n,
+        )
     if why.kind == "searched-tree":
         return gettext(
             "%(strategy)s reads its guess from the tree this project searched for this board, the best one "
@@ -411,13 +419,22 @@ ERRORS: dict[str, Callable[[dict], str]] = {
     "client-starts": lambda d: gettext(
         "You have started many long computations just now: wait a minute before starting another."
     ),
-    "optimal-not-here": lambda d: gettext(
-        "Optimal play is shipped for the preset sizes and computed on demand up to %(most)s codes; %(size)s "
-        "has %(codes)s. Try `mastermind optimal` for sizes up to %(most_search)s codes, or another strategy.",
-        size=size_label(d["size"]),
-        codes=_n(d["codes"]),
-        most=_n(d["most"]),
-        most_search=_n(d["most_search"]),
+    "optimal-not-here": lambda d: (
+        gettext(
+            "Optimal play is shipped for the preset sizes and computed on demand up to %(most)s codes; %(size)s "
+            "has %(codes)s. `mastermind optimal` searches it from the command line; or choose another strategy.",
+            size=size_label(d["size"]),
+            codes=_n(d["codes"]),
+            most=_n(d["most"]),
+        )
+        if d.get("searchable")
+        else gettext(
+            "Optimal play is shipped for the preset sizes and computed on demand up to %(most)s codes; %(size)s "
+            "has %(codes)s, too many to search here: choose another strategy.",
+            size=size_label(d["size"]),
+            codes=_n(d["codes"]),
+            most=_n(d["most"]),
+        )
     ),
 }
 

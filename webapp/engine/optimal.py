@@ -826,6 +826,19 @@ def answers_at_once(size: GameSize, max_guesses: int | None, cands: np.ndarray) 
     return choices is not None and set_key(cands) in choices
 
 
+def optimal_source(max_guesses: int | None) -> Callable[[GameSize, np.ndarray], str]:
+    """Where an optimal preset's guess comes from (see ``Strategy.source``):
+    its exact tree, or a search from a position off its shipped tree."""
+
+    def source(size: GameSize, cands: np.ndarray) -> str:
+        if cands.shape[0] <= 2 or on_demand(size, QUICK_SEARCH_CODES):
+            return "tree"
+        choices = shipped_choices(size, max_guesses)
+        return "searched" if choices is not None and set_key(cands) not in choices else "tree"
+
+    return source
+
+
 def optimal_chooser(max_guesses: int | None) -> Callable[[GameSize, Array, int, int], int]:
     """The chooser of an optimal preset: the shipped tree where it has the
     position, otherwise a search from that position."""
@@ -842,9 +855,9 @@ def optimal_chooser(max_guesses: int | None) -> Callable[[GameSize, Array, int, 
             raise StrategyError(
                 "optimal-not-here",
                 size=size.params(),
-                codes=size.n_codes,
+                codes=len(secret_indices(size)),
                 most=ON_DEMAND_CODES,
-                most_search=MAX_OPTIMAL_CODES,
+                searchable=searchable(size),
             )
         solver = shared_solver(size, max_guesses)
         with _solvers_lock:
@@ -869,6 +882,7 @@ register(
         chooser=optimal_chooser(None),
         available=lambda size: available(size, None),
         quick=lambda size, cands: answers_at_once(size, None, cands),
+        source=optimal_source(None),
     )
 )
 register(
@@ -879,6 +893,7 @@ register(
         chooser=optimal_chooser(5),
         available=lambda size: available(size, 5),
         quick=lambda size, cands: answers_at_once(size, 5, cands),
+        source=optimal_source(5),
     )
 )
 

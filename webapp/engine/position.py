@@ -52,6 +52,7 @@ class Why:
     """The facts behind a position's guess, free of any language (the web
     layer words them): ``kind`` is ``solved`` (``guess`` found in ``n``
     guesses), ``one-left``, ``tree`` (read off the exact optimal tree),
+    ``searched`` (a position off the shipped optimal tree: searched from there),
     ``searched-tree`` (read off a tree searched by ``mastermind improve``),
     ``off-tree`` (a game that left that tree: the entropy rule plays),
     ``first-candidate`` (a strategy that guesses the first of few codes),
@@ -192,9 +193,12 @@ def describe(
     rng: np.random.Generator | None = None,
     max_pairs: Budget | int = MAX_PAIRS,
     top: int = TOP,
+    suggestion: Suggestion | None = None,
 ) -> Position:
     """The position after ``history``: its candidates, the guess ``strategy``
     makes, the partition and the ``top`` best guesses by its score, and why.
+    ``suggestion``: the strategy's choice here, already worked out (by a
+    background search), so it is not chosen again.
 
     >>> from webapp.engine import get_strategy
     >>> p = describe(get_strategy("knuth"), GameSize())
@@ -213,10 +217,10 @@ def describe(
             None,
             Why("solved", str(history[-1][0]), len(history), strategy.name),
         )
-    if not strategy.quick(size, cands):
-        raise TooSlow("position-needs-search", strategy=strategy.name)
-    table = feedback_table(size)
-    suggestion = best_guess(strategy, size, history, rng=rng, table=table, max_pairs=budget)
+    if suggestion is None:
+        if not strategy.quick(size, cands):
+            raise TooSlow("position-needs-search", strategy=strategy.name)
+        suggestion = best_guess(strategy, size, history, rng=rng, table=feedback_table(size), max_pairs=budget)
     n = int(cands.shape[0])
     if top == 0:  # only the choice is wanted (the tree view)
         return Position(size, strategy, history, cands, suggestion, Why("none"))
@@ -237,7 +241,7 @@ def describe(
         words = "patterns" if played == 0 else "unplayed"
         pool = np.union1d(pool, [chosen]).astype(np.int64)
     budget.spend(pool.shape[0] * n, TooSlow("ranking-too-slow", codes=n, guesses=pool.shape[0]))
-    counts = table.class_counts(pool, cands)
+    counts = feedback_table(size).class_counts(pool, cands)
     is_candidate = np.isin(pool, cands, assume_unique=True)
     alive = best_rows(strategy, counts, n)
     order = np.lexsort(tuple(reversed(_sort_keys(strategy, counts, n, pool, is_candidate))))

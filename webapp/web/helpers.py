@@ -24,7 +24,7 @@ from .. import store
 from ..engine import Code, Feedback, GameSize, MastermindError, Strategy, feedback, rules
 from ..engine.codes import format_history, peg_digit
 from ..engine.position import Position, describe
-from ..engine.strategies import Budget, TooSlow
+from ..engine.strategies import Budget, Suggestion, TooSlow
 from ..settings import MAX_NAME, SettingsError
 from ..words import error_words, size_label
 from .errors import error_response
@@ -388,17 +388,22 @@ _explained: LRUCache = LRUCache(maxsize=256)
 _explained_lock = threading.Lock()
 
 
-def explained(strategy: Strategy, size: GameSize, history: list[tuple[Code, Feedback]]) -> Position:
+def explained(
+    strategy: Strategy, size: GameSize, history: list[tuple[Code, Feedback]], suggestion: Suggestion | None = None
+) -> Position:
     """The engine's description of the position after ``history`` (within
     the request's budget; a random tie-break is seeded by the position, so
-    the same position is always described the same way)."""
+    the same position is always described the same way). ``suggestion``:
+    the strategy's guess here, when a background search found it."""
     key = (strategy.name, size, format_history(history))
     with _explained_lock:
         found = _explained.get(key)
     if found is not None:
         return found
     seed = int.from_bytes(hashlib.sha256(f"{size}:{format_history(history)}".encode()).digest()[:8], "big")
-    position = describe(strategy, size, history, rng=np.random.default_rng(seed), max_pairs=budget())
+    position = describe(
+        strategy, size, history, rng=np.random.default_rng(seed), max_pairs=budget(), suggestion=suggestion
+    )
     with _explained_lock:
         _explained[key] = position
     return position

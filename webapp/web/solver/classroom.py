@@ -10,10 +10,13 @@ from urllib.parse import urlencode
 from flask import redirect, render_template, request, url_for
 from flask_babel import gettext, lazy_gettext
 
-from ...engine import PRESETS, Code, MastermindError, feedback, get_strategy
+from ... import jobs
+from ...engine import PRESETS, Code, MastermindError, Suggestion, feedback, get_strategy
 from ...engine.codes import conceal, parse_history, reveal, secret_indices
 from ...engine.lines import offered
 from ...engine.position import partition_bars
+from ...engine.strategies import TooSlow
+from ...jobs import Busy
 from ...settings import SettingsError, parse_size
 from ...words import error_words, not_offered, why_words
 from .. import links
@@ -21,6 +24,7 @@ from ..contract import Documented, operation
 from ..errors import error_response
 from ..helpers import (
     ViewError,
+    busy_response,
     explained,
     following_move,
     form_defaults,
@@ -29,7 +33,8 @@ from ..helpers import (
     reply_words,
     status_of,
 )
-from ..schemas import Position, StepQuery
+from ..hints import next_guess, suggestion_from
+from ..schemas import Job, Position, StepQuery
 from .blueprints import api, bp
 
 SOURCES = {
@@ -59,16 +64,30 @@ def classroom_state(args) -> dict:
                         reply=reply_words(reply, size.is_bulls_and_cows),
                     )
                 )
-    position = explained(strategy, size, history)
-    return {
+    state = {
         "size": size,
         "strategy": strategy,
         "history": history,
         "secret": secret,
-        "position": position,
+        "position": None,
+        "job": None,
         "presenter": args.get("presenter") == "1",
         "hidden": args.get("s", ""),
     }
+    try:
+        state["position"] = explained(strategy, size, history)
+    except TooSlow:
+        if strategy.chooser is None:  # too much scoring: no background job makes a step page wait that long
+            raise
+        # Optimal play off its shipped tree: the search runs as a job (kept
+        # once done, for every class that reaches this position).
+        found = next_guess(strategy, size, history, seed="classroom")
+        if isinstance(found, jobs.Job) and not found.done:
+            state["job"] = found
+        else:
+            suggestion = found if isinstance(found, Suggestion) else suggestion_from(found.result, size, strategy)
+            state["position"] = explained(strategy, size, history, suggestion)
+    return state
 
 
 def classroom_url(state: dict, history, presenter: bool | None = None) -> str:
@@ -84,6 +103,8 @@ def classroom_url(state: dict, history, presenter: bool | None = None) -> str:
 
 def classroom_context(state: dict) -> dict:
     history, position = state["history"], state["position"]
+    if position is None:  # its guess is still being searched for
+        return state
     following = following_move(position, state["secret"])
     state["links"] = {
         "first": classroom_url(state, []) if history else None,
@@ -131,11 +152,13 @@ def classroom():
     form = form_defaults(request.args)
     try:
         state = classroom_context(classroom_state(request.args))
+    except Busy as exc:
+        return busy_response(exc, classroom_page(error_words(exc), 503, form)[0])
     except MastermindError as exc:
         return classroom_page(error_words(exc), status_of(exc), form)
     return render(
         "solver/classroom.html",
-        "solver/_step.html",
+        "solver/_step.html" if state["position"] else "solver/_step_job.html",
         form=form,
         error=None,
         sources=SOURCES,
@@ -182,13 +205,21 @@ def classroom_start():
     description="What the classroom shows: the codes left after a history, the strategy's next guess, its "
     "partition, the best guesses and why.",
     query=StepQuery,
-    answers={200: Documented("The position.", Position)},
-    errors=(400, 422),
+    answers={
+        200: Documented("The position.", Position),
+        202: Documented("Optimal play's guess here is being searched for in the background: ask again later.", Job),
+    },
+    errors=(400, 422, 503),
 )
 def step_json(query: StepQuery):
     args = {**query.size_args(), "strategy": query.strategy, "history": query.history, "s": query.s or ""}
     try:
-        position = classroom_state(args)["position"]
+        state = classroom_state(args)
+    except Busy as exc:
+        return busy_response(exc)
     except MastermindError as exc:
         return error_response(422, error_words(exc))
+    position = state["position"]
+    if position is None:
+        return state["job"].json(), 202
     return {**position.json(), "why": why_words(position.why)}
