@@ -18,6 +18,10 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "4"))
 threads = int(os.environ.get("GUNICORN_THREADS", "128"))
 graceful_timeout = 20
 timeout = 60
+# gunicorn's control socket (for gunicornc) has one default path per user,
+# so two servers on one machine (mastermind@8000 and @8001) would take it
+# from each other; nothing here uses it, and systemd restarts the servers.
+control_socket_disable = True
 
 
 def post_worker_init(worker):

@@ -562,7 +562,7 @@ class Line(SizeAnswer):
     rows: list[LineRow]
 
 
-class Score(RootModel[dict[str, float | list[float]]]):
+class Score(RootModel[dict[str, int | float | list[int]]]):
     """A guess's score by the strategy's criteria, by criterion name: a number, or a list of class sizes."""
 
 
