@@ -3,6 +3,7 @@ be the secret is refused with 422 and a sentence naming the earlier guess
 and reply it contradicts; nothing is stored."""
 
 import random
+import re
 
 import pytest
 
@@ -107,3 +108,29 @@ def test_hard_must_be_true_or_false(client, body):
 def test_the_form_flag_must_be_on_or_off(client):
     resp = client.post("/games", data={"pegs": "4", "colors": "6", "hard": "maybe"})
     assert resp.status_code == 400 and "hard mode" in resp.get_data(as_text=True)
+
+
+def test_every_hint_offered_in_hard_mode_is_a_guess_hard_mode_takes(client, app):
+    """After 1122 gets 1 black and 1 white, Knuth's own choice (1134) could
+    not be the secret. In hard mode each strategy the board offers chooses
+    among the codes still possible, and its hint is accepted when played;
+    optimal play, which chooses among every code, is not offered and is
+    refused with a sentence."""
+    size = GameSize()
+    opening = Code.parse("1122", size)
+    still = {int(i) for i in candidates(size, [(opening, feedback(opening, Code.parse("1341", size)))])}
+    page = client.get(f"/games/{hard_game(app, size, '1341').id}").get_data(as_text=True)
+    offered = re.findall(r'<option value="([\w-]+)"', page[page.index('id="strategy-select"') :])
+    assert "knuth" in offered and "entropy" in offered and "optimal" not in offered
+    for name in offered:
+        game = hard_game(app, size, "1341")
+        client.post(f"/api/games/{game.id}/guesses", json={"guess": "1122"})
+        hinted = client.post(f"/games/{game.id}/suggestion", data={"strategy": name}, headers={"HX-Request": "true"})
+        assert hinted.status_code == 200, name
+        guess = re.search(r'class="suggested-code">(\d+)<', hinted.get_data(as_text=True))[1]
+        assert Code.parse(guess, size).index(size) in still, name
+        played = client.post(f"/api/games/{game.id}/guesses", json={"guess": guess, "move": 2})
+        assert played.status_code == 200, name
+    game = hard_game(app, size, "1341")
+    refused = client.post(f"/games/{game.id}/suggestion", data={"strategy": "optimal"})
+    assert refused.status_code == 400 and "in hard mode every guess must fit" in refused.get_data(as_text=True)

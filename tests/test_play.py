@@ -94,12 +94,11 @@ def test_guess_with_htmx_returns_the_new_row(client, game):
     resp = client.post(f"/games/{game.id}/guesses", data={"guess": "3456", "move": "1"}, headers=HX)
     html = resp.get_data(as_text=True)
     assert resp.status_code == 200
-    assert html.lstrip().startswith('<li class="row" data-guess="3456" data-black="0" data-white="4"')
+    assert re.match(r'\s*<title>Guess 2 of 3: Mastermind 4×6</title>\s*<li class="row" data-guess="3456"', html)
     assert html.count('<li class="row"') == 1 and '<section id="game"' not in html
     assert "<html" not in html
     assert 'hx-swap-oob="outerHTML:#guess-form"' in html and 'name="move" value="2"' in html
     assert 'hx-swap-oob="innerHTML">Guess 1: 3456 gave 0 black, 4 white.' in html
-    assert "<title>Guess 2 of 3: Mastermind 4×6</title>" in html
     assert "HX-Request" in resp.headers["Vary"]
 
 
@@ -108,12 +107,15 @@ def test_winning_guess_swaps_in_the_outcome(client, game):
     html = resp.get_data(as_text=True)
     assert 'id="guess-form" hx-swap-oob="outerHTML"' in html and "You cracked it in 1 guess" in html
     assert 'id="suggest-panel" hx-swap-oob="delete"' in html and 'id="counter" hx-swap-oob="delete"' in html
+    # htmx takes the first <title> of an answer as the page's: the review's charts have titles of their own.
+    titles = re.findall(r"<title[^>]*>([^<]*)</title>", html)
+    assert len(titles) > 1 and titles[0] == "Won in 1: Mastermind 4×6"
 
 
 def test_htmx_error_swaps_the_board_instead(client, game):
     resp = client.post(f"/games/{game.id}/guesses", data={"guess": "12", "move": "1"}, headers=HX)
     assert resp.status_code == 400 and resp.headers["HX-Retarget"] == "#game"
-    assert resp.get_data(as_text=True).lstrip().startswith('<section id="game"')
+    assert re.match(r'\s*<title>Guess 1 of 3: Mastermind 4×6</title>\s*<section id="game"', resp.get_data(as_text=True))
 
 
 @pytest.mark.parametrize(

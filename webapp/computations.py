@@ -21,7 +21,7 @@ from .engine.codes import feedback, format_history, parse_history
 from .engine.lines import GREEDY, LineError, codebreaker, deepest_line, greedy_line, line_lengths, play_against
 from .engine.optimal import QUICK_SEARCH_CODES, on_demand, shipped
 from .engine.review import Review, position_params, positions, quick, review_game, review_move, shared_values
-from .engine.strategies import Budget, Suggestion, TooSlow
+from .engine.strategies import Budget, Suggestion, TooSlow, fitting
 from .engine.tables import candidates, feedback_table
 from .engine.tree import ANALYSABLE_CODES
 
@@ -238,14 +238,19 @@ def hint_result(s: Suggestion) -> dict:
     }
 
 
-def hint_params(size: GameSize, strategy_name: str, history) -> dict:
-    return {**size.params(), "strategy": strategy_name, "history": format_history(history)}
+def hint_params(size: GameSize, strategy_name: str, history, hard: bool = False) -> dict:
+    """``hard``: the guess must fit every reply so far (a hard-mode game's hint)."""
+    params = {**size.params(), "strategy": strategy_name, "history": format_history(history)}
+    return {**params, "hard": True} if hard else params
 
 
 def hint(params: dict, progress: Progress) -> dict:
     """A slow suggestion (no budget)."""
     size = GameSize.from_params(params)
-    return hint_result(best_guess(params["strategy"], size, parse_history(params["history"], size)))
+    strategy = get_strategy(params["strategy"])
+    if params.get("hard"):
+        strategy = fitting(strategy)
+    return hint_result(best_guess(strategy, size, parse_history(params["history"], size)))
 
 
 register(Kind("hint", hint))

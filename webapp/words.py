@@ -368,6 +368,11 @@ ERRORS: dict[str, Callable[[dict], str]] = {
         "Unknown strategy '%(given)s'. Choose one of: %(choices)s.", given=d["given"], choices=", ".join(d["choices"])
     ),
     "strategy-needs-size": lambda d: gettext("%(strategy)s needs the game size to choose.", **d),
+    "no-hard-mode": lambda d: gettext(
+        "%(strategy)s chooses among every code, and in hard mode every guess must fit every reply so far: "
+        "choose another strategy for a hint.",
+        **d,
+    ),
     "guess-needs-search": lambda d: gettext(
         "%(strategy)s would have to search for its guess here, which can take many seconds: too much to do now.",
         **d,

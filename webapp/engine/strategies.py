@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -357,6 +357,22 @@ def get_strategy(name: str) -> Strategy:
     except (KeyError, TypeError):
         shown = str(name)[:24] + ("…" if len(str(name)) > 24 else "")
         raise StrategyError("unknown-strategy", given=shown, choices=list(PRESETS)) from None
+
+
+def fitting(strategy: Strategy) -> Strategy:
+    """``strategy`` for hard mode, where every guess must fit every reply so
+    far: the same scores and tie-breaks over the codes still possible alone.
+    A strategy that chooses for itself (optimal play) has no such form.
+
+    >>> size = GameSize()
+    >>> history = [(Code.parse("1122", size), Feedback(1, 1))]
+    >>> hard = fitting(get_strategy("knuth"))
+    >>> str(best_guess("knuth", size, history).guess), str(best_guess(hard, size, history).guess)
+    ('1134', '1314')
+    """
+    if strategy.chooser is not None:
+        raise StrategyError("no-hard-mode", strategy=strategy.name)
+    return replace(strategy, candidates_only=True)
 
 
 # --- the guess pool, reduced by symmetry --------------------------------------------------

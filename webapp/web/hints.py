@@ -27,17 +27,18 @@ def suggestion_from(result: dict, size: GameSize, strategy: Strategy) -> Suggest
     )
 
 
-def next_guess(strategy: Strategy, size: GameSize, history, seed: str) -> Suggestion | jobs.Job:
+def next_guess(strategy: Strategy, size: GameSize, history, seed: str, hard: bool = False) -> Suggestion | jobs.Job:
     """``strategy``'s guess after ``history``, or the job that works it out
     (done or not: its result is read with :func:`suggestion_from`). ``seed``
     names the position (a game and move), so the random strategy guesses the
-    same on every reload. Raises :class:`jobs.Busy`
+    same on every reload. ``hard``: a guess that fits every reply so far
+    (``strategy`` is then its :func:`fitting` form). Raises :class:`jobs.Busy`
     when the job cannot be queued now."""
     rng = np.random.default_rng(int.from_bytes(hashlib.sha256(seed.encode()).digest()[:8], "big"))
     try:
         return best_guess(strategy, size, history, rng=rng, max_pairs=budget())
     except TooSlow:
-        job = jobs.get("hint", hint_params(size, strategy.name, history))
+        job = jobs.get("hint", hint_params(size, strategy.name, history, hard))
     if job.failed:
         raise StrategyError(error_words(job.problem))
     return job

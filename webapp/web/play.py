@@ -13,6 +13,7 @@ from ..computations import hint_result
 from ..engine import PRESETS as STRATEGIES
 from ..engine import Code, MastermindError, candidates, get_strategy, rules
 from ..engine.position import partition_bars
+from ..engine.strategies import fitting
 from ..settings import BOARDS, BOARDS_BY_KEY, SettingsError, parse_hard, parse_settings
 from ..words import error_words
 from . import days, hints
@@ -53,7 +54,10 @@ def board_context(game: store.Game, **extra) -> dict:
         "error": None,
         "draft": "",
         "announcement": announcement(game),
-        "strategies": [s for s in STRATEGIES.values() if s.available(game.size)],
+        # In hard mode, those that can choose among the codes still possible.
+        "strategies": [
+            s for s in STRATEGIES.values() if s.available(game.size) and not (game.hard and s.chooser is not None)
+        ],
         "strategy": game.hint_strategy or "knuth",
         "suggestion": None,
         "suggestion_error": None,
@@ -118,14 +122,14 @@ def suggest(game: store.Game, strategy_name: str) -> dict:
     out. A hint worked out before for this move is read back, not computed
     again. A guess beyond the request's budget is worked out in the
     background: then ``job`` holds its progress until it is done."""
-    strategy = get_strategy(strategy_name)
+    strategy = fitting(get_strategy(strategy_name)) if game.hard else get_strategy(strategy_name)
     stored = store.load_hint(game.id, game.next_move, strategy.name)
     if stored is not None:
         data = json.loads(stored)
         suggestion = hints.suggestion_from(data, game.size, strategy)
         return {"result": suggestion, "ms": data["ms"], "bars": partition_bars(suggestion.partition, game.size.pegs)}
     started = time.perf_counter()
-    found = hints.next_guess(strategy, game.size, game.history(), f"{game.id}:{game.next_move}")
+    found = hints.next_guess(strategy, game.size, game.history(), f"{game.id}:{game.next_move}", game.hard)
     ms = (time.perf_counter() - started) * 1000
     if isinstance(found, jobs.Job):
         if not found.done:
