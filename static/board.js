@@ -284,6 +284,19 @@
   document.addEventListener("htmx:responseError", failed);
   document.addEventListener("htmx:sendError", failed);
 
+  // The theme and language forms name the page to come back to as it was
+  // served; stepping with htmx (the classroom, a replay) has moved the
+  // address since, so they send the address shown now (without "lang",
+  // which would outrank the language just chosen).
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var next = form.classList && form.classList.contains("theme-choice") && form.querySelector('input[name="next"]');
+    if (!next) return;
+    var here = new URL(window.location.href);
+    here.searchParams.delete("lang");
+    next.value = here.pathname + here.search;
+  });
+
   // A page restored from the back-forward cache may show an old board: load it afresh.
   window.addEventListener("pageshow", function (event) {
     if (event.persisted && game()) window.location.reload();

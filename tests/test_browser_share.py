@@ -133,6 +133,11 @@ def test_challenge_from_a_second_browser(page, live_server, browser):
     expect(row).to_contain_text("won")
     expect(page.locator(".benchmarks")).to_contain_text("knuth")
     shot(page, "challenge-results.png")
+    # The list refreshes every few seconds; a keyboard user on the replay link stays there.
+    page.locator("#replay-1").focus()
+    settled = "() => new Promise(done => document.body.addEventListener('htmx:afterSettle', done, {once: true}))"
+    page.evaluate(settled)  # the next refresh has been swapped in
+    assert page.evaluate("document.activeElement.id") == "replay-1"
 
 
 def answer(page, black, white):

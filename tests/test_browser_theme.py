@@ -36,6 +36,27 @@ def test_the_choice_is_remembered_and_drawn_at_once(browser, live_server, javasc
     context.close()
 
 
+def test_the_theme_and_language_come_back_to_the_step_shown(browser, live_server):
+    """Stepping through the classroom with htmx moves the address after the
+    page was served: switching theme, then language, stays on that step."""
+    context = browser.new_context(color_scheme="light")
+    page = context.new_page()
+    page.goto(live_server.url + "/solver/classroom?pegs=4&colors=6&strategy=knuth")
+    for _ in range(2):
+        with page.expect_response(lambda r: "/solver/classroom" in r.url):
+            page.get_by_role("link", name="Next guess").click()
+        page.wait_for_function("document.querySelector('#step') && location.search.includes('history=')")
+    stepped = page.url
+    assert stepped.count("%3A") + stepped.count(":") >= 2  # two guesses in the address
+    page.get_by_role("button", name="Dark theme").click()
+    page.wait_for_load_state()
+    assert page.url == stepped and page.evaluate(BACKGROUND) == DARK
+    page.get_by_role("button", name="Deutsch").click()
+    page.wait_for_load_state()
+    assert page.url == stepped and page.locator("html").get_attribute("lang") == "de"
+    context.close()
+
+
 def test_the_system_theme_is_followed(browser, live_server):
     context = browser.new_context(color_scheme="dark")
     page = context.new_page()

@@ -69,6 +69,7 @@ def test_results_list_each_player(client, challenge):
     assert '<th scope="row">anonymous</th>' in page
     german = text(client.get(challenge["results_page"], headers={"Accept-Language": "de"}))
     assert '<th scope="row">anonym</th>' in german  # the page's word; the API keeps "anonymous"
+    assert "2 fertig, 1 spielt noch" in german
     assert 'hx-trigger="every 3s"' in page and "<svg" in page
     fragment = text(client.get(challenge["results_page"], headers={"HX-Request": "true"}))
     assert fragment.lstrip().startswith('<section id="challenge-results"')
