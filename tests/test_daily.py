@@ -209,10 +209,12 @@ def test_carrying_asks_before_putting_this_browsers_statistics_aside(app, client
     assert taken.status_code == 303 and other.get_cookie("player").value == theirs
     assert other.get_cookie("previous_player").value == mine
     me = other.get("/me").get_data(as_text=True)
-    assert "Switch back to the earlier statistics" in me and f'value="{mine}"' in me
+    assert "Switch to the other statistics" in me and f'value="{mine}"' in me
     back = other.post("/me/carry", data={"token": mine, "replace": "1"})
     assert back.status_code == 303 and other.get_cookie("player").value == mine
     assert other.get_cookie("previous_player").value == theirs  # and forth again, if wanted
+    again = other.get("/me").get_data(as_text=True)  # the same words fit both ways
+    assert "Switch to the other statistics" in again and f'value="{theirs}"' in again
 
 
 def test_tokens_idle_for_a_year_are_let_go(app, client):

@@ -134,3 +134,15 @@ def test_every_hint_offered_in_hard_mode_is_a_guess_hard_mode_takes(client, app)
     game = hard_game(app, size, "1341")
     refused = client.post(f"/games/{game.id}/suggestion", data={"strategy": "optimal"})
     assert refused.status_code == 400 and "in hard mode every guess must fit" in refused.get_data(as_text=True)
+
+
+def test_play_again_after_a_hard_game_is_hard_again(client, app):
+    game = hard_game(app, GameSize(), "1341")
+    client.post(f"/api/games/{game.id}/guesses", json={"guess": "1341"})
+    board = client.get(f"/games/{game.id}").get_data(as_text=True)
+    again = board[board.index('class="again"') : board.index("</form>", board.index('class="again"'))]
+    fields = dict(re.findall(r'name="(\w+)" value="([^"]*)"', again))
+    started = client.post("/games", data=fields)
+    assert started.status_code == 303
+    new_id = started.headers["Location"].rstrip("/").split("/")[-1]
+    assert new_id != game.id and client.get(f"/api/games/{new_id}").get_json()["hard"] is True

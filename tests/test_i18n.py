@@ -201,3 +201,14 @@ def test_a_catalogue_that_cannot_be_written_is_a_clear_error(tmp_path, monkeypat
     monkeypatch.setattr(i18n.tempfile, "mkstemp", read_only)
     with pytest.raises(i18n.CataloguesMissing, match="pybabel compile"):
         i18n.compile_catalogues(folder)
+
+
+def test_a_hints_time_is_written_the_german_way(client, app):
+    """Decimals on the pages follow the language: 0,7 ms in German, 0.7 in English."""
+    with app.app_context():
+        game = store.create_game(GameSize(), 10)
+    de = {"Accept-Language": "de"}
+    german = client.post(f"/games/{game.id}/suggestion", data={"strategy": "knuth"}, headers=de, follow_redirects=True)
+    assert re.search(r"Berechnet in \d+,\d ms\.", german.get_data(as_text=True))
+    english = client.get(f"/games/{game.id}").get_data(as_text=True)  # the hint is kept, with its time
+    assert re.search(r"Worked out in \d+\.\d ms\.", english)
