@@ -8,7 +8,7 @@ label box."""
 import pytest
 
 from webapp import store
-from webapp.engine import Code, GameSize
+from webapp.engine import Code, Feedback, GameSize
 
 # Every <text> of every chart on the page, as boxes on the screen.
 LABEL_BOXES = """() => [...document.querySelectorAll('svg.partition, svg.histogram, svg.review-chart')].map(svg =>
@@ -16,6 +16,16 @@ LABEL_BOXES = """() => [...document.querySelectorAll('svg.partition, svg.histogr
     const r = t.getBoundingClientRect();
     return {text: t.textContent.trim(), left: r.left, right: r.right, top: r.top, bottom: r.bottom};
   }))"""
+
+
+# Each chart's box on the screen, and the labels that stick out of it sideways.
+OUTSIDE = """() => [...document.querySelectorAll('svg.partition, svg.histogram, svg.review-chart')].map(svg => {
+  const box = svg.getBoundingClientRect();
+  return [...svg.querySelectorAll('text')].filter(t => t.textContent.trim()).filter(t => {
+    const r = t.getBoundingClientRect();
+    return r.left < box.left - 1 || r.right > box.right + 1;
+  }).map(t => t.textContent.trim());
+})"""
 
 
 def overlaps(boxes: list[dict]) -> list[tuple[str, str]]:
@@ -40,7 +50,26 @@ def check_page(page, url: str, width: int) -> int:
     assert charts, f"no chart on {url}"
     for boxes in charts:
         assert overlaps(boxes) == [], (url, width)
+    assert all(outside == [] for outside in page.evaluate(OUTSIDE)), (url, width)
     return sum(len(boxes) for boxes in charts)
+
+
+def test_a_chart_of_one_bar_keeps_its_axis_title_whole(page, live_server, app):
+    """A student's last chart shows only the replies that had codes: at the
+    end, one bar. The chart is still as wide as its axis's title."""
+    from flask import render_template_string
+
+    with app.test_request_context():
+        chart = render_template_string(
+            '{% from "_macros.html" import partition_chart %}{{ partition_chart(bars, 4, got=got) }}',
+            bars=[{"reply": Feedback(4, 0), "count": 1}],
+            got=Feedback(4, 0),
+        )
+    page.set_viewport_size({"width": 390, "height": 800})
+    page.set_content(f'<link rel="stylesheet" href="{live_server.url}/static/style.css"><main>{chart}</main>')
+    page.wait_for_load_state()
+    assert page.evaluate(OUTSIDE) == [[]]
+    assert any("reply: black" in label["text"] for label in page.evaluate(LABEL_BOXES)[0])
 
 
 @pytest.mark.parametrize("width", [390, 1280, 1920])

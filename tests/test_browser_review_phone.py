@@ -82,7 +82,7 @@ def test_a_phone_shows_every_move_and_every_verdict(page, live_server, ten_moves
     assert page.locator(".review-table tbody tr").last.locator(".rating").inner_text() == "best"
     # Still a table to a screen reader, and a card's labels are not read twice.
     tree = page.locator(".review-table").aria_snapshot()
-    assert 'columnheader "Rating (lost)"' in tree and 'cell "1111"' in tree
+    assert 'columnheader "Rating (guesses lost)"' in tree and 'cell "1111"' in tree
     found = Axe().run(page, options={"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21aa"]}})
     assert found.response["violations"] == []
 
@@ -98,7 +98,7 @@ def test_a_desktop_keeps_the_table(page, live_server, ten_moves):
     assert table.evaluate("t => getComputedStyle(t).display") == "table"
     headers = page.locator(".review-table thead th")
     assert headers.count() == 8 and all(headers.nth(i).is_visible() for i in range(8))
-    assert table.get_by_role("columnheader", name="Rating (lost)").is_visible()
+    assert table.get_by_role("columnheader", name="Rating (guesses lost)").is_visible()
     assert table.get_by_role("row").count() == len(GUESSES) + 1
     assert seen["verdicts"][0]["label"] == "none"  # no card labels on a wide screen
     assert seen["chart"]["right"] <= seen["inner"] and seen["scroll"] <= seen["inner"]
