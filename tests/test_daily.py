@@ -253,3 +253,18 @@ def test_a_watched_daily_keeps_its_secret_behind_a_warning(app, client):
     assert secret not in shown.split("<main", 1)[1]
     assert f'<span class="secret-text">{secret}</span>' in hidden.split("</details>", 1)[0]
     assert "/replay/" not in html and f'href="/daily/{days.today()}"' in html
+
+
+def test_a_watched_daily_that_was_won_keeps_its_last_row_behind_a_warning(app, client):
+    """A won game's last row is the secret: a watcher who has yet to play
+    the day's puzzle sees the other rows, and that one only when asked."""
+    game_id = start_daily(client)
+    secret = str(secret_of(app, game_id))
+    opening = next(code for code in ("1122", "3456") if code != secret)
+    client.post(f"/api/games/{game_id}/guesses", json={"guess": opening})
+    answer = client.post(f"/api/games/{game_id}/guesses", json={"guess": secret}).get_json()
+    assert answer["status"] == "won"
+    html = client.get(answer["watch_url"]).get_data(as_text=True)
+    shown, hidden = html.split('<details class="spoiler">', 1)
+    assert f'data-guess="{opening}"' in shown and secret not in shown.split("<main", 1)[1]
+    assert "Show the winning guess" in hidden and f'data-guess="{secret}"' in hidden.split("</details>", 1)[0]

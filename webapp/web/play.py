@@ -318,19 +318,21 @@ def watch(token):
     }
     if game.over:
         # Others still play the secret of the day's puzzle or a challenge:
-        # the link is to their game, not a replay, and a lost game's secret
-        # (a won game's last row is the secret) shows only when asked for.
+        # the link is to their game, not a replay, and the secret (a won
+        # game's last row) shows only when asked for.
         daily, challenge = store.daily_of(game.id), store.challenge_of(game.id)
         if daily is not None:
             context["shared_by"] = {
                 "link": url_for("daily.day", number=daily[0]),
                 "words": gettext("Play daily puzzle #%(number)d", number=daily[0]),
                 "warning": gettext("Show the secret: everyone plays this daily puzzle's secret."),
+                "warning_won": gettext("Show the winning guess: it is the secret everyone plays in this daily puzzle."),
             }
         elif challenge is not None:
             context["shared_by"] = {
                 "link": url_for("challenges.challenge", challenge_id=challenge),
                 "words": gettext("Open the challenge"),
                 "warning": gettext("Show the secret: everyone in this challenge plays the same one."),
+                "warning_won": gettext("Show the winning guess: it is the secret everyone in this challenge plays."),
             }
     return render("watch.html", "_watch.html", **context)
