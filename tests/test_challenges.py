@@ -251,3 +251,17 @@ def test_a_watched_challenge_game_keeps_its_secret_behind_a_warning(client):
     html = client.get(answer["watch_url"]).get_data(as_text=True)
     shown, hidden = html.split('<details class="spoiler">', 1)  # the last row is the secret: asked for too
     assert "/replay/" not in html and "6543" not in shown.split("<main", 1)[1] and 'data-guess="6543"' in hidden
+
+
+def test_a_secret_with_a_colour_twice_is_refused_where_secrets_differ(client):
+    """The same engine check and sentence wherever a person types a secret."""
+    words = "This game's secret uses different colours: no colour twice."
+    refused = client.post("/api/challenges", json={"secret": "1123", "distinct": True})
+    assert refused.status_code == 422 and refused.get_json()["error"] == words
+    classroom = client.post("/solver/classroom", data={"pegs": "4", "colors": "6", "distinct": "1", "secret": "1123"})
+    assert classroom.status_code == 400 and words.replace("'", "&#39;") in classroom.get_data(as_text=True)
+    live = client.post(
+        "/api/live", json={"pegs": 4, "colors": 6, "distinct": True, "source": "teacher", "secret": "1123"}
+    )
+    assert live.status_code == 422 and live.get_json()["error"] == words
+    assert client.post("/api/challenges", json={"secret": "1123"}).status_code == 201  # colours may repeat here

@@ -327,6 +327,7 @@ ERRORS: dict[str, Callable[[dict], str]] = {
         given=d["given"],
         digits=digit_range_words(d),
     ),
+    "secret-repeats": lambda d: gettext("This game's secret uses different colours: no colour twice."),
     "pegs-differ": lambda d: gettext("The guess and the secret must have the same number of pegs."),
     "guess-repeats": lambda d: (
         gettext("%(guess)s repeats the digit %(repeated)s: in this game every guess has different digits.", **d)

@@ -8,6 +8,7 @@ engine a code is also an integer index into the ascending order of all codes
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -369,6 +370,26 @@ def check_guess(code: Code, size: GameSize) -> None:
     if not size.allows_guess(code):
         repeated = next(p for p in code.pegs if code.pegs.count(p) > 1)
         raise CodeError("guess-repeats", guess=str(code), repeated=peg_digit(repeated), digits=size.is_bulls_and_cows)
+
+
+def random_secret(size: GameSize) -> Code:
+    """A secret drawn uniformly, by the operating system's randomness, from
+    every code the size allows."""
+    choices = secret_indices(size)
+    return Code.from_index(int(choices[secrets.randbelow(len(choices))]), size)
+
+
+def check_secret(code: Code, size: GameSize) -> None:
+    """Raise :class:`CodeError` when ``code`` cannot be a secret of ``size``
+    (a colour twice where the secret uses different colours).
+
+    >>> check_secret(Code.parse("1123", GameSize(4, 6, distinct=True)), GameSize(4, 6, distinct=True))
+    Traceback (most recent call last):
+    ...
+    webapp.engine.codes.CodeError: secret-repeats
+    """
+    if size.distinct and not code.is_distinct():
+        raise CodeError("secret-repeats")
 
 
 def contradiction(history: History, guess: Code) -> tuple[Code, Feedback, Feedback] | None:

@@ -9,9 +9,10 @@ from dataclasses import dataclass, field
 import sqlalchemy as sa
 
 from ..engine import Code, GameSize
+from ..engine.codes import random_secret
 from ..engine.rules import PLAYING
 from .database import connection, locked, transaction
-from .games import Game, insert_game, load_game, new_id, random_secret, size_of, size_values
+from .games import Game, insert_game, load_game, new_id, size_of, size_values
 from .tables import challenge_games, challenges, games, guesses
 
 

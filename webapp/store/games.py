@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from ..engine import Code, Feedback, GameSize, secret_indices
+from ..engine import Code, Feedback, GameSize
+from ..engine.codes import random_secret
 from ..engine.rules import PLAYING
 from .database import connection, locked, transaction, upsert
 from .tables import challenge_games, daily_games, games, guesses, hints, watch_links
@@ -76,12 +77,6 @@ def size_values(size: GameSize) -> dict:
 def new_id() -> str:
     """A random id of 128 bits, URL-safe."""
     return secrets.token_urlsafe(16)
-
-
-def random_secret(size: GameSize) -> Code:
-    """A secret drawn uniformly from every code the size allows."""
-    choices = secret_indices(size)
-    return Code.from_index(int(choices[secrets.randbelow(len(choices))]), size)
 
 
 def create_game(

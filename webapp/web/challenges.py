@@ -9,12 +9,12 @@ from collections import Counter
 
 from cachetools import LRUCache
 from flask import Blueprint, current_app, g, redirect, render_template, request, url_for
-from flask_babel import gettext
 
 from .. import store
 from ..engine import Code, GameSize, MastermindError, get_strategy, rules
+from ..engine.codes import check_secret
 from ..engine.lines import play_against
-from ..settings import BOARDS, SettingsError, parse_settings
+from ..settings import BOARDS, parse_settings
 from ..words import error_words
 from . import review as reviews
 from .contract import GAME_LINKS, LIMITED, NO_STORE, Documented, link, operation
@@ -44,8 +44,7 @@ def read_secret(text, size) -> Code | None:
     if text is None or (isinstance(text, str) and not text.strip()):
         return None
     secret = Code.parse(text, size)
-    if size.distinct and not secret.is_distinct():
-        raise SettingsError(gettext("This game's secret uses different colours: no colour twice."))
+    check_secret(secret, size)
     return secret
 
 

@@ -35,6 +35,7 @@ from markupsafe import Markup
 from .. import jobs, store
 from ..computations import proposal_params
 from ..engine import Code, GameSize, MastermindError, get_strategy
+from ..engine.codes import check_secret, random_secret
 from ..engine.lines import offered
 from ..engine.position import partition_bars
 from ..events import Full
@@ -309,10 +310,9 @@ def read_settings(form) -> tuple[GameSize, str, str, Code | None]:
     secret = None
     if source == "teacher":
         secret = Code.parse(form.get("secret") or "", size)
-        if size.distinct and not secret.is_distinct():
-            raise SettingsError(gettext("This game's secret uses different colours: no colour twice."))
+        check_secret(secret, size)
     elif source == "random":
-        secret = store.random_secret(size)
+        secret = random_secret(size)
     return size, strategy.name, source, secret
 
 
@@ -677,10 +677,9 @@ def create_json(body: LiveSettings):
         secret = None
         if body.secret is not None:
             secret = Code.parse(body.secret, size)
-            if size.distinct and not secret.is_distinct():
-                raise SettingsError(gettext("This game's secret uses different colours: no colour twice."))
+            check_secret(secret, size)
         elif body.source == "random":
-            secret = store.random_secret(size)
+            secret = random_secret(size)
         session, token = start(size, strategy.name, body.source, secret)
     except MastermindError as exc:
         return error_response(422, error_words(exc))

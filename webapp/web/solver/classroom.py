@@ -4,7 +4,6 @@ answers the same as JSON."""
 
 from __future__ import annotations
 
-import secrets as random_source
 from urllib.parse import urlencode
 
 from flask import redirect, render_template, request, url_for
@@ -12,7 +11,7 @@ from flask_babel import gettext, lazy_gettext
 
 from ... import jobs
 from ...engine import PRESETS, Code, MastermindError, Suggestion, feedback, get_strategy
-from ...engine.codes import conceal, parse_history, reveal, secret_indices
+from ...engine.codes import check_secret, conceal, parse_history, random_secret, reveal
 from ...engine.lines import offered
 from ...engine.position import partition_bars
 from ...engine.strategies import TooSlow
@@ -182,14 +181,12 @@ def classroom_start():
         if source == "teacher":
             try:
                 secret = Code.parse(form.get("secret", ""), size)
-                if size.distinct and not secret.is_distinct():
-                    raise SettingsError(gettext("This game's secret uses different colours: no colour twice."))
+                check_secret(secret, size)
             except MastermindError as exc:
                 return classroom_page(status=400, form=kept, secret_error=error_words(exc))
             args["s"] = conceal(secret, size)
         elif source == "random":
-            pool = secret_indices(size)
-            args["s"] = conceal(Code.from_index(int(pool[random_source.randbelow(len(pool))]), size), size)
+            args["s"] = conceal(random_secret(size), size)
         if form.get("presenter"):
             args["presenter"] = 1
     except MastermindError as exc:
