@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from .engine import PRESETS, GameSize, MastermindError, Strategy, analyse, best_guess, get_strategy
-from .engine.codes import parse_history
+from .engine.codes import MAX_GUESSES, MIN_GUESSES, parse_history
+from .engine.lines import ADVERSARIES
 from .engine.optimal import EXACT_NODES, search_workers, shipped
 from .engine.tables import feedback_table
 from .engine.tree import check_analysable
@@ -36,6 +37,11 @@ def worded(exc: Exception) -> str:
 
 class UsageError(Exception):
     """Bad arguments: reported in one line, exit status 2."""
+
+
+class InternalError(Exception):
+    """A check of the engine's own work failed (a bug, not the user's
+    mistake): reported in one line, exit status 1."""
 
 
 class Parser(argparse.ArgumentParser):
@@ -285,8 +291,8 @@ def cmd_optimal(args, out) -> None:
     from .engine.optimal import STATS, OptimalSolver, searchable, tree_document
 
     size = size_from(args)
-    if args.max_guesses is not None and not 1 <= args.max_guesses <= 30:
-        raise UsageError("--max-guesses must be from 1 to 30")
+    if args.max_guesses is not None and not MIN_GUESSES <= args.max_guesses <= MAX_GUESSES:
+        raise UsageError(f"--max-guesses must be from {MIN_GUESSES} to {MAX_GUESSES}")
     if not (args.search or args.data or args.candidates_only) and shipped(size, args.max_guesses):
         optimal_shipped(args, size, out)
         return
@@ -351,7 +357,7 @@ def cmd_optimal(args, out) -> None:
     summary["max_guesses"] = args.max_guesses
     summary["search"] = stats
     if result.total != total:  # the tree must realise the searched total
-        raise MastermindError(f"internal error: tree total {result.total} differs from {total}")
+        raise InternalError(f"tree total {result.total} differs from {total}")
     if args.out:
         with open(args.out, "w") as fh:
             json.dump(result.export(), fh)
@@ -381,7 +387,7 @@ def optimal_shipped(args, size: GameSize, out) -> None:
     strategy = Strategy(name, "Exact optimum.", "this project", chooser=tree_chooser(choices))
     result = analyse(strategy, size)
     if result.total != document["total"]:
-        raise MastermindError(f"internal error: tree total {result.total} differs from {document['total']}")
+        raise InternalError(f"tree total {result.total} differs from {document['total']}")
     seconds = time.perf_counter() - started
     summary = result.summary()
     summary["seconds"] = round(seconds, 4)
@@ -443,7 +449,7 @@ def cmd_improve(args, out) -> None:
     )
     result = analyse(strategy, size, table=improver.table)
     if result.total != total:
-        raise MastermindError(f"internal error: tree total {result.total} differs from {total}")
+        raise InternalError(f"tree total {result.total} differs from {total}")
     document["max"] = result.max
     document["histogram"] = {str(k): v for k, v in result.histogram.items()}
     if args.data:
@@ -563,7 +569,7 @@ def build_parser() -> Parser:
     line_p.set_defaults(strategy="best-candidate")
     line_p.add_argument(
         "--adversary",
-        choices=["greedy", "deepest"],
+        choices=list(ADVERSARIES),
         default="greedy",
         help="greedy keeps the most codes; deepest follows the longest branch",
     )
@@ -666,12 +672,13 @@ def main(argv=None, out=None) -> int:
     except (UsageError, MastermindError) as exc:
         print(f"mastermind: error: {worded(exc)}", file=sys.stderr)
         return 2
+    except InternalError as exc:
+        print(f"mastermind: internal error: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("mastermind: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # the reader (head, less) stopped early: not an error
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     return 0

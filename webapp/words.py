@@ -199,11 +199,21 @@ def estimate_words() -> str:
 
 # The adversaries of the optimal game (the API and the links keep these keys).
 ADVERSARY_NAMES = {"greedy": lazy_gettext("greedy"), "deepest": lazy_gettext("deepest")}
+# Each adversary as the optimal game's form offers it.
+ADVERSARY_CHOICES = {
+    "greedy": lazy_gettext("greedy: keeps the most codes"),
+    "deepest": lazy_gettext("deepest: the longest game"),
+}
 
 
 def adversary_name(key: str) -> str:
     """An adversary's name in the page's language."""
     return str(ADVERSARY_NAMES.get(key, key))
+
+
+def adversary_choice(key: str) -> str:
+    """An adversary as the form offers it: its name and what it does."""
+    return str(ADVERSARY_CHOICES.get(key, key))
 
 
 def _n(value) -> str:

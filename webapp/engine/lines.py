@@ -21,7 +21,18 @@ from functools import lru_cache
 import numpy as np
 from cachetools import LRUCache
 
-from .codes import JSON, MAX_GUESSES, Code, Feedback, GameSize, Indices, MastermindError, Progress, secret_indices
+from .codes import (
+    JSON,
+    MAX_GUESSES,
+    Code,
+    Feedback,
+    GameSize,
+    Indices,
+    MastermindError,
+    Progress,
+    feedback,
+    secret_indices,
+)
 from .position import LISTED_CODES
 from .strategies import (
     MAX_PAIRS,
@@ -30,6 +41,7 @@ from .strategies import (
     Criterion,
     Strategy,
     TooSlow,
+    best_guess,
     budget_of,
     choose,
     colors_mask,
@@ -335,8 +347,6 @@ def play_against(
 ) -> list[tuple[Code, Feedback]]:
     """The game ``strategy`` plays against a known ``secret``: its guesses and
     the replies, up to the one that finds it."""
-    from .codes import feedback
-    from .strategies import best_guess
 
     history: list[tuple[Code, Feedback]] = []
     rng = np.random.default_rng(0)

@@ -48,7 +48,7 @@ from .optimal import (
     shipped_choices,
 )
 from .strategies import Budget, TooSlow, colors_mask, played_mask, pool_of
-from .tables import feedback_table
+from .tables import candidates, consistent, feedback_table
 
 # Every position of a board with at most this many codes is reviewed exactly
 # (the classic board's slowest first guess, 1111, takes about a second).
@@ -524,7 +524,6 @@ def review_move(
     values: Values | None = None,
 ) -> MoveReview:
     """The review of one move: ``guess`` answered by ``reply`` after ``history``."""
-    from .tables import candidates
 
     values = values or Values(size)
     cands = candidates(size, history).astype(np.int64)
@@ -621,7 +620,6 @@ def review_game(
 def positions(size: GameSize, history: History) -> list[tuple[History, Code, Feedback, int]]:
     """Each move of ``history`` with the moves before it and how many codes
     were possible before it."""
-    from .tables import consistent
 
     out: list[tuple[History, Code, Feedback, int]] = []
     cands = secret_indices(size)

@@ -24,6 +24,7 @@ from flask import Blueprint, redirect, request
 from flask_babel import Babel, format_date, format_decimal
 
 from ..words import (
+    adversary_choice,
     adversary_name,
     code_checks,
     error_words,
@@ -133,6 +134,7 @@ def init_app(app) -> None:
         score_words=score_words,
         rating_name=rating_name,
         adversary_name=adversary_name,
+        adversary_choice=adversary_choice,
         estimate_words=estimate_words,
         known_words=known_words,
         size_label=size_label,

@@ -128,12 +128,20 @@ def optimal_game():
         return busy_response(
             exc,
             render_template(
-                "solver/optimal_game.html", error=error_words(exc), form=form, choices=codebreaker_choices(request.args)
+                "solver/optimal_game.html",
+                error=error_words(exc),
+                form=form,
+                choices=codebreaker_choices(request.args),
+                adversaries=ADVERSARIES,
             ),
         )
     except MastermindError as exc:
         return render_template(
-            "solver/optimal_game.html", error=error_words(exc), form=form, choices=codebreaker_choices(request.args)
+            "solver/optimal_game.html",
+            error=error_words(exc),
+            form=form,
+            choices=codebreaker_choices(request.args),
+            adversaries=ADVERSARIES,
         ), status_of(exc)
     if not is_htmx() and state["line"] is not None:  # the comparison belongs to the whole page
         try:
