@@ -293,7 +293,7 @@
     var next = form.classList && form.classList.contains("theme-choice") && form.querySelector('input[name="next"]');
     if (!next) return;
     var here = new URL(window.location.href);
-    here.searchParams.delete("lang");
+    if (here.searchParams.has("lang")) here.searchParams.delete("lang");  // else the query stays as written
     next.value = here.pathname + here.search;
   });
 
