@@ -128,6 +128,29 @@ def review_is_quick(params: dict) -> bool:
 register(Kind("review", review, review_is_quick))
 
 
+# --- the guesses the algorithms need for one secret ------------------------------------------------
+
+
+def secret_lengths(size: GameSize, secret: Code, work: Budget) -> dict | None:
+    """How many guesses Knuth's algorithm and optimal play need for
+    ``secret`` (optimal None where it is not offered), kept once known for
+    every later page (a challenge's results, a player's statistics); None
+    when ``work`` is spent before they are (a later visit goes on)."""
+    params = {**size.params(), "secret": str(secret)}
+
+    def compute() -> dict:  # raises beyond the budget, so that nothing is kept
+        def length(name: str) -> int:
+            return len(play_against(get_strategy(name), size, secret, work))
+
+        offered = get_strategy("optimal").available(size)
+        return {"knuth": length("knuth"), "optimal": length("optimal") if offered else None}
+
+    try:
+        return remembered("secret-lengths", params, compute)
+    except (TooSlow, LineError):  # too much for this budget, or no game within the guesses allowed
+        return None
+
+
 # --- every strategy compared --------------------------------------------------------------------
 
 ROW_FIELDS = ("strategy", "total", "mean", "stddev", "max", "first_guess", "histogram")

@@ -9,6 +9,7 @@ import os
 import pickle
 import signal
 import time
+import traceback
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -317,6 +318,8 @@ def fork(work: Callable[[], Any]) -> Child:
             with os.fdopen(write, "wb") as out:
                 pickle.dump(work(), out, protocol=pickle.HIGHEST_PROTOCOL)
             status = 0
+        except BaseException:  # the parent grows this work itself; why it failed stays visible
+            traceback.print_exc()
         finally:
             os._exit(status)
     os.close(write)

@@ -4,16 +4,14 @@ their own against that secret, which no page shows before their game ends."""
 
 from __future__ import annotations
 
-import threading
 from collections import Counter
 
-from cachetools import LRUCache
 from flask import Blueprint, current_app, g, redirect, render_template, request, url_for
 
 from .. import store
+from ..computations import secret_lengths
 from ..engine import Code, GameSize, MastermindError, get_strategy, rules
 from ..engine.codes import check_secret
-from ..engine.lines import play_against
 from ..settings import BOARDS, parse_settings
 from ..words import error_words
 from . import review as reviews
@@ -48,33 +46,13 @@ def read_secret(text, size) -> Code | None:
     return secret
 
 
-# Guesses each benchmark needs per secret, once worked out (a few bytes each).
-_depths: LRUCache = LRUCache(maxsize=4096)
-_depths_lock = threading.Lock()
-
-
 def benchmarks(challenge: store.Challenge) -> list[tuple[str, int | None]]:
     """How many guesses Knuth's algorithm, and optimal play where offered,
     need for this secret: worked out within the request's budget and then
-    remembered; None where that is too much for a page."""
-    out = []
-    for name in ("knuth", "optimal"):
-        strategy = get_strategy(name)
-        if not strategy.available(challenge.size):
-            continue
-        key = (challenge.size, challenge.secret, name)
-        with _depths_lock:
-            depth = _depths.get(key)
-        if depth is None:
-            try:
-                depth = len(play_against(strategy, challenge.size, challenge.secret, budget()))
-            except MastermindError:  # too slow here (TooSlow), or it cannot play this size
-                pass
-            else:
-                with _depths_lock:
-                    _depths[key] = depth
-        out.append((name, depth))
-    return out
+    kept; None where that is too much for a page."""
+    lengths = secret_lengths(challenge.size, challenge.secret, budget())
+    names = ["knuth"] + (["optimal"] if get_strategy("optimal").available(challenge.size) else [])
+    return [(name, None if lengths is None else lengths[name]) for name in names]
 
 
 def results(challenge: store.Challenge) -> dict:

@@ -94,9 +94,16 @@ def size_from_slug(text: str) -> GameSize | None:
 
 
 def replay_url(
-    size: GameSize, secret: Code, guesses, limit: int = DEFAULT_LIMIT, external: bool = False, step: int | None = None
+    size: GameSize,
+    secret: Code,
+    guesses,
+    limit: int = DEFAULT_LIMIT,
+    external: bool = False,
+    step: int | None = None,
+    endpoint: str = "share.replay",
 ) -> str:
-    """The permalink that replays a finished game."""
+    """The permalink that replays a finished game (``endpoint``
+    ``share.review``: the fragment of its review, at the same arguments)."""
     guesses = list(guesses)
     if guesses and guesses[-1] == secret:
         guesses = guesses[:-1]  # the winning guess is the secret: implied, not spelled out
@@ -106,7 +113,7 @@ def replay_url(
     if step is not None:
         args["step"] = step
     values = {"size": size_slug(size), "code": conceal(secret, size), **args}
-    return external_url("share.replay", **values) if external else url_for("share.replay", **values)
+    return external_url(endpoint, **values) if external else url_for(endpoint, **values)
 
 
 def game_replay_url(game, external: bool = False) -> str | None:

@@ -13,16 +13,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from flask import url_for
 from flask_babel import gettext
 
 from .. import jobs
 from ..computations import review_params
 from ..engine import Code, Feedback, GameSize, get_strategy
-from ..engine.codes import conceal
 from ..engine.review import ESTIMATE_METHOD, RATINGS
 from ..words import error_words
-from .links import DEFAULT_LIMIT, classroom_url, size_slug
+from .links import classroom_url, replay_url
 
 
 @dataclass
@@ -37,20 +35,10 @@ class Section:
     secret: Code
 
 
-def review_url(size: GameSize, secret: Code, guesses: list[Code], limit: int) -> str:
-    """The fragment that shows (or polls for) a finished game's review: the
-    replay link's address and arguments, under ``/review``."""
-    shown = guesses[:-1] if guesses and guesses[-1] == secret else guesses
-    args: dict = {"g": ".".join(str(g) for g in shown)}
-    if limit != DEFAULT_LIMIT:
-        args["l"] = limit
-    return url_for("share.review", size=size_slug(size), code=conceal(secret, size), **args)
-
-
 def section(size: GameSize, secret: Code, guesses: list[Code], limit: int) -> Section:
     """The review of a finished game for a page. Never raises: a full queue
     or a failure becomes a sentence."""
-    url = review_url(size, secret, guesses, limit)
+    url = replay_url(size, secret, guesses, limit, endpoint="share.review")
     try:
         job = jobs.get("review", review_params(size, secret, guesses))
     except jobs.Busy as exc:

@@ -145,7 +145,7 @@ def moves_of(size: GameSize, history) -> list[Move]:
     return moves
 
 
-def knuth_game(size: GameSize, secret: Code, limit: int):
+def knuth_game(size: GameSize, secret: Code):
     """Knuth's own game on the same secret, or None when it is too slow here."""
     try:
         return play_against(get_strategy(KNUTH), size, secret, budget())
@@ -161,7 +161,7 @@ def replay(size, code):
         return render_template("error.html", status=400, message=error_words(exc)), 400
     size, secret, history = state["size"], state["secret"], state["history"]
     moves = moves_of(size, history)
-    knuth = knuth_game(size, secret, state["limit"])
+    knuth = knuth_game(size, secret)
     step = state["step"]
 
     def link(to: int) -> str:

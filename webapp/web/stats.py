@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .. import jobs, store
-from ..engine import MastermindError, get_strategy, rules
-from ..engine.lines import play_against
-from ..engine.strategies import Budget
+from .. import store
+from ..computations import secret_lengths
+from ..engine import rules
 from . import review as reviews
 from .days import day_of, today
 from .helpers import budget
@@ -41,31 +40,6 @@ def streaks(days_won: set[int], current_day: int) -> tuple[int, int]:
     return current, longest
 
 
-def strategy_lengths(game: store.Played, work: Budget) -> dict | None:
-    """Guesses Knuth's algorithm and optimal play need for the game's secret
-    (optimal None where it is not offered), kept once known; None when the
-    request's budget is spent before they are (another visit continues)."""
-    params = {
-        "pegs": game.size.pegs,
-        "colors": game.size.colors,
-        "distinct": game.size.distinct,
-        "distinct_guesses": game.size.distinct_guesses,
-        "secret": str(game.secret),
-    }
-
-    def compute() -> dict:  # raises beyond the budget, so that nothing is kept
-        def length(name: str) -> int:
-            return len(play_against(get_strategy(name), game.size, game.secret, work))
-
-        offered = get_strategy("optimal").available(game.size)
-        return {"knuth": length("knuth"), "optimal": length("optimal") if offered else None}
-
-    try:
-        return jobs.remembered("secret-lengths", params, compute)
-    except MastermindError:
-        return None
-
-
 def mean(values: list) -> float | None:
     return round(sum(values) / len(values), 2) if values else None
 
@@ -82,7 +56,7 @@ def player_stats(player: str) -> dict:
     work = budget()
     compared = []
     for game in won:
-        lengths = strategy_lengths(game, work)
+        lengths = secret_lengths(game.size, game.secret, work)
         if lengths is not None:
             compared.append((len(game.guesses), lengths["knuth"], lengths["optimal"]))
     optimal_known = [c for c in compared if c[2] is not None]
