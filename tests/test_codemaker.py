@@ -100,6 +100,11 @@ def test_undo_and_solved_state(client):
     assert solved["status"] == "solved" and "guess" not in solved
     again = client.post(f"/api/codemaker/{gid}/feedback", json={"black": 0, "white": 0})
     assert again.status_code == 409
+    assert again.get_json()["error"] == "The code is already found: start a new game to play again."
+    german = client.post(
+        f"/api/codemaker/{gid}/feedback", json={"black": 0, "white": 0}, headers={"Accept-Language": "de"}
+    )
+    assert german.status_code == 409 and german.get_json()["error"].startswith("Der Code ist schon gefunden")
     back = client.post(f"/api/codemaker/{gid}/undo", json={"move": 2}).get_json()
     assert back["status"] == "guessing" and len(back["history"]) == 1 and back["guess"] == "3345"
     stale = client.post(f"/api/codemaker/{gid}/undo", json={"move": 2})  # the same undo again

@@ -418,6 +418,9 @@ ERRORS: dict[str, Callable[[dict], str]] = {
     ),
     "no-strategy-within": lambda d: gettext("No strategy finds every secret here within %(most)d guesses.", **d),
     "game-over": lambda d: gettext("This game is over: start a new one to play again."),
+    "code-found": lambda d: gettext("The code is already found: start a new game to play again."),
+    "guesses-used-up": lambda d: gettext("This game has reached %(num)d guesses.", **d),
+    "guess-pending": lambda d: gettext("The computer is still working out its guess: answer once it shows."),
     "guess-recorded": lambda d: gettext("Guess %(move)d was already recorded; the board shows it now.", **d),
     "move-stale": lambda d: gettext("This game is at guess %(next)d, not %(given)d: reload the page.", **d),
     "answers-changed": lambda d: gettext(

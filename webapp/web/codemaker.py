@@ -101,12 +101,12 @@ def answer(game: store.CodemakerGame, reply: Feedback, move: int | None) -> stor
     The store checks, under the game's lock, that the answers it holds are
     still the ones this was checked against."""
     if game.solved:
-        raise rules.GameOver(gettext("The code is already found: start a new game to play again."))
+        raise rules.GameOver("code-found")
     if len(game.moves) >= MAX_GUESSES:
-        raise rules.GameOver(gettext("This game has reached %(num)d guesses.", num=MAX_GUESSES))
+        raise rules.GameOver("guesses-used-up", num=MAX_GUESSES)
     guess = next_guess(game)
     if not isinstance(guess, Code):
-        raise rules.StaleMove(gettext("The computer is still working out its guess: answer once it shows."))
+        raise rules.StaleMove("guess-pending")
     history = game.history() + [(guess, reply)]
     try:
         candidates(game.size, history)
