@@ -64,15 +64,16 @@ MAX_NAME = 40
 DEFAULTS = {"pegs": 4, "colors": 6, "max_guesses": 10, "distinct": False, "distinct_guesses": False}
 
 
-def small_number(text) -> int | None:
-    """A small whole number typed in a form or a link (ASCII digits, at most
-    four), or None: ``"²"`` and 5,000-digit strings are not numbers here.
+def small_number(text, digits: int = 4) -> int | None:
+    """A small whole number typed in a form, a link or a header (ASCII
+    digits, at most ``digits`` of them), or None: ``"²"`` and 5,000-digit
+    strings are not numbers here.
 
-    >>> small_number(" 12 "), small_number("²"), small_number("9" * 5000)
-    (12, None, None)
+    >>> small_number(" 12 "), small_number("²"), small_number("9" * 5000), small_number("12345", digits=4)
+    (12, None, None, None)
     """
     text = str(text).strip()
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= 4 else None
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= digits else None
 
 
 FIELDS = {  # what a person calls each setting, and its range

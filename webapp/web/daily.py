@@ -11,6 +11,7 @@ from flask import Blueprint, abort, g, redirect, render_template, request, url_f
 from flask_babel import gettext
 
 from .. import store
+from ..settings import small_number
 from . import days
 from .contract import GAME_LINKS, LIMITED, NO_STORE, Documented, operation
 from .helpers import (
@@ -84,9 +85,10 @@ def play():
     number = days.today()
     raw_day = request.form.get("day", "")
     if raw_day:
-        if not raw_day.isascii() or not raw_day.isdigit() or len(raw_day) > 6:
+        day = small_number(raw_day, digits=6)
+        if day is None:
             return page(number, 400, gettext("The day must be a puzzle number, such as 12."))
-        number = day_or_404(int(raw_day))
+        number = day_or_404(day)
     board = request.form.get("board", "")
     if board not in days.DAILY_BOARDS:
         return page(number, 400, gettext("Choose one of the daily boards: classic or super."))

@@ -25,7 +25,7 @@ from ..engine import Code, Feedback, GameSize, MastermindError, Strategy, feedba
 from ..engine.codes import format_history, peg_digit
 from ..engine.position import Position, describe
 from ..engine.strategies import Budget, Suggestion, TooSlow
-from ..settings import MAX_NAME, SettingsError
+from ..settings import MAX_NAME, SettingsError, small_number
 from ..words import error_words, size_label
 from .errors import error_response
 from .links import game_replay_url
@@ -291,10 +291,10 @@ def budget() -> Budget:
 def move_number(value: str, least: int = 1) -> int:
     """The move (or step) number a form posts, at least ``least``, or a 400:
     only ASCII digits count."""
-    text = value.strip()
-    if not (text.isascii() and text.isdigit() and len(text) <= 4 and int(text) >= least):
+    number = small_number(value)
+    if number is None or number < least:
         abort(400, gettext("The form was incomplete: reload the page and try again."))
-    return int(text)
+    return number
 
 
 # An anonymous player: a random token, no account and nothing personal. Pages

@@ -39,7 +39,7 @@ from ..engine.codes import check_secret, random_secret
 from ..engine.lines import offered
 from ..engine.position import partition_bars
 from ..events import Full
-from ..settings import SettingsError, parse_size
+from ..settings import SettingsError, parse_size, small_number
 from ..words import error_words, not_offered, visible
 from .contract import Documented, link, operation
 from .errors import error_response
@@ -365,7 +365,7 @@ def step(code):
         return error_response(403, gettext("Only the teacher steps through the game."))
     raw = request.form.get("to", "")
     try:
-        to = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 3 else None
+        to = small_number(raw, digits=3)
         if to is None and raw:
             raise SettingsError(gettext("The step must be a whole number."))
         session = move_to(session, to)
@@ -525,8 +525,9 @@ def event(name: str, data: str, version: int) -> str:
 def resume_after() -> int:
     """The version the client has seen: Last-Event-ID on a reconnect, else the page's."""
     for raw in (request.headers.get("Last-Event-ID", ""), request.args.get("after", "")):
-        if raw.isascii() and raw.isdigit() and len(raw) <= 9:
-            return int(raw)
+        version = small_number(raw, digits=9)
+        if version is not None:
+            return version
     return -1
 
 

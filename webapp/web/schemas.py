@@ -22,7 +22,7 @@ from ..engine import PRESETS, MastermindError
 from ..engine.codes import MAX_COLORS, MAX_GUESSES, MAX_PEGS, MIN_COLORS, MIN_GUESSES, MIN_PEGS
 from ..engine.lines import ADVERSARIES, BEST_CANDIDATE, GREEDY
 from ..engine.review import RATINGS
-from ..settings import DEFAULTS, MAX_NAME, NO, YES
+from ..settings import DEFAULTS, MAX_NAME, NO, YES, small_number
 
 # --- the kinds of value ------------------------------------------------------------------------
 
@@ -37,9 +37,8 @@ def whole_number(value: Any) -> Any:
 
 def query_number(value: Any) -> Any:
     """A number in a query string: ASCII digits only, at most four."""
-    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 4:
-        return int(value)
-    return value
+    number = small_number(value) if isinstance(value, str) else None
+    return value if number is None else number
 
 
 Pegs = Annotated[int, Field(ge=MIN_PEGS, le=MAX_PEGS, description="Pegs in a code."), BeforeValidator(whole_number)]

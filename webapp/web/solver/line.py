@@ -24,7 +24,7 @@ from ...engine.lines import (
 )
 from ...engine.strategies import TooSlow
 from ...engine.tree import ANALYSABLE_CODES
-from ...settings import parse_size, size_params
+from ...settings import parse_size, size_params, small_number
 from ...words import error_words, not_offered, size_label
 from .. import links
 from ..contract import Documented, operation
@@ -66,18 +66,16 @@ def line_state(args) -> dict:
         line = Line.from_dict(job.result, size, strategy)
     last = len(line.rows)
     raw = args.get("step")
-    if raw is None or raw == "":
-        step = last
-    elif not raw.isascii() or not raw.isdigit() or len(raw) > 3:
+    asked = small_number(raw, digits=3) if raw else None
+    if raw and asked is None:
         raise ViewError(
             gettext("The step must be a whole number from 0 to %(last)d, not '%(given)s'.", last=last, given=raw[:10])
         )
-    else:
-        step = int(raw)
-        if step > last:
-            raise ViewError(
-                gettext("Step %(step)d is past the end of this line: it has %(last)d guesses.", step=step, last=last)
-            )
+    step = last if asked is None else asked
+    if step > last:
+        raise ViewError(
+            gettext("Step %(step)d is past the end of this line: it has %(last)d guesses.", step=step, last=last)
+        )
     return {**state, "line": line, "step": step}
 
 
