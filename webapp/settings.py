@@ -3,6 +3,7 @@ its bodies through ``web.schemas``)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,6 +62,8 @@ BOARDS = (
 BOARDS_BY_KEY = {b.key: b for b in BOARDS}
 # A player's name, in a challenge, has at most this many characters.
 MAX_NAME = 40
+# An anonymous player's token, as the site gives them out (pages and the API).
+PLAYER_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 DEFAULTS = {"pegs": 4, "colors": 6, "max_guesses": 10, "distinct": False, "distinct_guesses": False}
 
 

@@ -15,8 +15,8 @@ from ..settings import small_number
 from . import days
 from .contract import GAME_LINKS, LIMITED, NO_STORE, Documented, operation
 from .helpers import (
-    PLAYER_COOKIE,
     PLAYER_TOKEN,
+    browser_player,
     game_json,
     no_store,
     player_token,
@@ -31,12 +31,6 @@ bp = Blueprint("daily", __name__)
 # The token a carry link replaced, kept so the browser can switch back.
 PREVIOUS_COOKIE = "previous_player"
 api = Blueprint("daily_api", __name__, url_prefix="/api")
-
-
-def browser_player() -> str | None:
-    """This browser's token, or None before its first game."""
-    raw = request.cookies.get(PLAYER_COOKIE, "")
-    return raw if PLAYER_TOKEN.fullmatch(raw) else None
 
 
 def day_or_404(number: int) -> int:

@@ -7,7 +7,6 @@ answer 404, the share text, the player token, and the hooks every page gets
 from __future__ import annotations
 
 import hashlib
-import re
 import secrets
 import threading
 import unicodedata
@@ -25,7 +24,7 @@ from ..engine import Code, Feedback, GameSize, MastermindError, Strategy, feedba
 from ..engine.codes import format_history, peg_digit
 from ..engine.position import Position, describe
 from ..engine.strategies import Budget, Suggestion, TooSlow
-from ..settings import MAX_NAME, SettingsError, small_number
+from ..settings import MAX_NAME, PLAYER_TOKEN, SettingsError, small_number
 from ..words import error_words, size_label
 from .errors import error_response
 from .links import game_replay_url
@@ -300,7 +299,6 @@ def move_number(value: str, least: int = 1) -> int:
 # An anonymous player: a random token, no account and nothing personal. Pages
 # keep it in a cookie; API clients send back the one they were given.
 PLAYER_COOKIE = "player"
-PLAYER_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 PLAYER_COOKIE_DAYS = 365
 
 
@@ -312,23 +310,27 @@ def player_token(raw: str | None = None) -> tuple[str, bool]:
     return raw, False
 
 
+def browser_player() -> str | None:
+    """This browser's player token (from its cookie), or None before its first game."""
+    raw = request.cookies.get(PLAYER_COOKIE, "")
+    return raw if PLAYER_TOKEN.fullmatch(raw) else None
+
+
 def cookie_player() -> tuple[str, bool]:
     """This browser's player token (from its cookie), or a new one."""
-    raw = request.cookies.get(PLAYER_COOKIE, "")
-    return player_token(raw if PLAYER_TOKEN.fullmatch(raw) else None)
+    return player_token(browser_player())
+
+
+def keep_cookie(response, name: str, value: str, seconds: float):
+    """Keep ``value`` in the cookie ``name`` for ``seconds``, as every cookie
+    of the site is kept: HttpOnly, SameSite=Lax, and Secure over HTTPS."""
+    response.set_cookie(name, value, max_age=int(seconds), httponly=True, samesite="Lax", secure=request.is_secure)
+    return response
 
 
 def remember_player(response, token: str, cookie: str = PLAYER_COOKIE):
-    """Keep the player token in an HttpOnly, SameSite=Lax cookie for a year."""
-    response.set_cookie(
-        cookie,
-        token,
-        max_age=PLAYER_COOKIE_DAYS * 86400,
-        httponly=True,
-        samesite="Lax",
-        secure=request.is_secure,
-    )
-    return response
+    """Keep the player token in a cookie for a year."""
+    return keep_cookie(response, cookie, token, PLAYER_COOKIE_DAYS * 86400)
 
 
 def is_htmx() -> bool:

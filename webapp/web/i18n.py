@@ -40,7 +40,7 @@ from ..words import (
     strategy_reference,
     why_words,
 )
-from .helpers import back_to, current_language, here_without_lang, number, reply_words
+from .helpers import back_to, current_language, here_without_lang, keep_cookie, number, reply_words
 
 bp = Blueprint("language", __name__)
 
@@ -70,9 +70,7 @@ def choose():
     if choice not in LANGUAGES:
         response.delete_cookie(COOKIE, samesite="Lax")
     else:
-        response.set_cookie(
-            COOKIE, choice, max_age=DAYS * 86400, samesite="Lax", httponly=True, secure=request.is_secure
-        )
+        keep_cookie(response, COOKIE, choice, DAYS * 86400)
     return response
 
 

@@ -43,7 +43,7 @@ from ..settings import SettingsError, parse_size, small_number
 from ..words import error_words, not_offered, visible
 from .contract import Documented, link, operation
 from .errors import error_response
-from .helpers import explained, following_move, is_htmx, move_number, no_store, player_name
+from .helpers import explained, following_move, is_htmx, keep_cookie, move_number, no_store, player_name
 from .limits import creating, live_joining, live_lookup, live_voting
 from .links import external_url
 from .schemas import (
@@ -129,16 +129,9 @@ def student_token(session: store.LiveSession) -> str | None:
     return token if token and store.student_name(session.code, token) is not None else None
 
 
-def keep_cookie(response, name: str, token: str):
-    response.set_cookie(
-        name,
-        token,
-        max_age=int(float(current_app.config["LIVE_IDLE_HOURS"]) * 3600),
-        httponly=True,
-        samesite="Lax",
-        secure=request.is_secure,
-    )
-    return response
+def keep_session_cookie(response, name: str, token: str):
+    """A teacher's or a student's token, kept as long as an idle session lasts."""
+    return keep_cookie(response, name, token, float(current_app.config["LIVE_IDLE_HOURS"]) * 3600)
 
 
 # --- a session's screens ---------------------------------------------------------------------------
@@ -333,7 +326,7 @@ def create():
     except MastermindError as exc:
         return error_response(400, error_words(exc))
     response = redirect(url_for("live.teach", code=session.code), 303)
-    return keep_cookie(response, teacher_cookie(session.code), token)
+    return keep_session_cookie(response, teacher_cookie(session.code), token)
 
 
 @bp.get("/live/<code>/teach")
@@ -425,7 +418,7 @@ def join():
     version = store.add_student(session.code, token, nickname, time.time())
     current_app.extensions["live"].publish(session.code, version)
     response = redirect(url_for("live.follow", code=session.code), 303)
-    return keep_cookie(response, student_cookie(session.code), token)
+    return keep_session_cookie(response, student_cookie(session.code), token)
 
 
 @bp.get("/live/<code>")

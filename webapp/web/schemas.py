@@ -22,7 +22,7 @@ from ..engine import PRESETS, MastermindError
 from ..engine.codes import MAX_COLORS, MAX_GUESSES, MAX_PEGS, MIN_COLORS, MIN_GUESSES, MIN_PEGS
 from ..engine.lines import ADVERSARIES, BEST_CANDIDATE, GREEDY
 from ..engine.review import RATINGS
-from ..settings import DEFAULTS, MAX_NAME, NO, YES, small_number
+from ..settings import DEFAULTS, MAX_NAME, NO, PLAYER_TOKEN, YES, small_number
 
 # --- the kinds of value ------------------------------------------------------------------------
 
@@ -89,7 +89,7 @@ DISTINCT_GUESSES = (
 HARD = "Hard mode: every guess must fit every reply so far (a guess that could not be the secret is refused with 422)."
 CODE_TEXT = "A code: one digit per peg, colours numbered from 1 (spaces, commas and dashes between them are ignored)."
 CodeText = Annotated[str, Field(max_length=64, description=CODE_TEXT, examples=["1122"])]
-PLAYER_PATTERN = "^[A-Za-z0-9_-]{16,64}$"
+PLAYER_PATTERN = f"^{PLAYER_TOKEN.pattern}$"
 PlayerToken = Annotated[str, Field(pattern=PLAYER_PATTERN)]
 STRATEGIES = tuple(sorted(PRESETS))
 Strategy = Literal[STRATEGIES]

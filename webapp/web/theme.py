@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from flask import Blueprint, redirect, request
 
-from .helpers import back_to
+from .helpers import back_to, keep_cookie
 
 bp = Blueprint("theme", __name__)
 
@@ -29,7 +29,5 @@ def choose():
     if choice not in CHOICES or choice == "auto":
         response.delete_cookie(COOKIE, samesite="Lax")
     else:
-        response.set_cookie(
-            COOKIE, choice, max_age=DAYS * 86400, samesite="Lax", httponly=True, secure=request.is_secure
-        )
+        keep_cookie(response, COOKIE, choice, DAYS * 86400)
     return response
