@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .engine import PRESETS, GameSize, MastermindError, Strategy, analyse, best_guess, get_strategy
+from .engine import DEFAULT_STRATEGY, PRESETS, GameSize, MastermindError, Strategy, analyse, best_guess, get_strategy
 from .engine.codes import MAX_GUESSES, MIN_GUESSES, parse_history
 from .engine.lines import ADVERSARIES
 from .engine.optimal import EXACT_NODES, search_workers, shipped
@@ -550,7 +550,7 @@ def build_parser() -> Parser:
 
     def common(p):
         size_arguments(p)
-        p.add_argument("--strategy", default="knuth", help="a strategy name (default knuth)")
+        p.add_argument("--strategy", default=DEFAULT_STRATEGY, help=f"a strategy name (default {DEFAULT_STRATEGY})")
         p.add_argument("--seed", type=int, default=0, help="seed of the random strategy")
         p.add_argument("--json", action="store_true", help="print JSON")
 

@@ -15,11 +15,12 @@ from .codes import (
     feedback,
     secret_indices,
 )
-from .strategies import PRESETS, Strategy, StrategyError, Suggestion, best_guess, get_strategy
+from .strategies import DEFAULT_STRATEGY, PRESETS, Strategy, StrategyError, Suggestion, best_guess, get_strategy
 from .tables import FeedbackTable, candidates, consistent, feedback_table
 from .tree import Analysis, analyse
 
 __all__ = [
+    "DEFAULT_STRATEGY",
     "Analysis",
     "Code",
     "CodeError",

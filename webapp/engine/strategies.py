@@ -350,6 +350,10 @@ register(
 )
 
 
+# What a page or a command plays when no strategy is named: Knuth's algorithm.
+DEFAULT_STRATEGY = "knuth"
+
+
 def get_strategy(name: str) -> Strategy:
     """The preset called ``name``."""
     try:

@@ -8,7 +8,18 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from .. import jobs, store
-from ..engine import PRESETS, Code, Feedback, FeedbackError, GameSize, MastermindError, candidates, get_strategy, rules
+from ..engine import (
+    DEFAULT_STRATEGY,
+    PRESETS,
+    Code,
+    Feedback,
+    FeedbackError,
+    GameSize,
+    MastermindError,
+    candidates,
+    get_strategy,
+    rules,
+)
 from ..engine.codes import MAX_GUESSES
 from ..engine.lines import offered
 from ..settings import SettingsError, parse_size, small_number
@@ -194,7 +205,7 @@ def create():
     form = request.form
     try:
         size = parse_size(form)
-        strategy = get_strategy(form.get("strategy") or "knuth")
+        strategy = get_strategy(form.get("strategy") or DEFAULT_STRATEGY)
         check_playable(strategy, size)
     except MastermindError as exc:
         return render_template(

@@ -34,7 +34,7 @@ from markupsafe import Markup
 
 from .. import jobs, store
 from ..computations import proposal_params
-from ..engine import Code, GameSize, MastermindError, get_strategy
+from ..engine import DEFAULT_STRATEGY, Code, GameSize, MastermindError, get_strategy
 from ..engine.codes import check_secret, random_secret
 from ..engine.lines import offered
 from ..engine.position import partition_bars
@@ -294,7 +294,7 @@ def move_to(session: store.LiveSession, to: int | None) -> store.LiveSession:
 def read_settings(form) -> tuple[GameSize, str, str, Code | None]:
     """A new session's size, strategy, source and secret from the classroom's form."""
     size = parse_size(form)
-    strategy = get_strategy(form.get("strategy") or "knuth")
+    strategy = get_strategy(form.get("strategy") or DEFAULT_STRATEGY)
     if not offered(strategy, size):
         raise SettingsError(not_offered(strategy, size))
     source = form.get("source") or "random"

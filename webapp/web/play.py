@@ -10,8 +10,8 @@ from flask_babel import gettext, ngettext
 
 from .. import jobs, store
 from ..computations import hint_result
+from ..engine import DEFAULT_STRATEGY, Code, MastermindError, candidates, get_strategy, rules
 from ..engine import PRESETS as STRATEGIES
-from ..engine import Code, MastermindError, candidates, get_strategy, rules
 from ..engine.position import partition_bars
 from ..engine.strategies import fitting
 from ..settings import BOARDS, BOARDS_BY_KEY, SettingsError, parse_hard, parse_settings
@@ -58,7 +58,7 @@ def board_context(game: store.Game, **extra) -> dict:
         "strategies": [
             s for s in STRATEGIES.values() if s.available(game.size) and not (game.hard and s.chooser is not None)
         ],
-        "strategy": game.hint_strategy or "knuth",
+        "strategy": game.hint_strategy or DEFAULT_STRATEGY,
         "suggestion": None,
         "suggestion_error": None,
     }
@@ -73,7 +73,7 @@ def board_context(game: store.Game, **extra) -> dict:
         context.update(outcome_context(game, daily))
     if not game.over and game.hint_move == game.next_move and "suggestion" not in extra:
         try:
-            hint = suggest(game, game.hint_strategy or "knuth")
+            hint = suggest(game, game.hint_strategy or DEFAULT_STRATEGY)
             context["suggestion"] = hint
             if "result" in hint and "draft" not in extra:
                 context["draft"] = str(hint["result"].guess)
@@ -245,7 +245,7 @@ def suggestion(game_id):
     game = game_or_404(game_id)
     if game.over:
         return show_board(game, 409, error=gettext("This game is over: there is nothing left to suggest."))
-    name = request.form.get("strategy", "knuth")
+    name = request.form.get("strategy", DEFAULT_STRATEGY)
     try:
         result = suggest(game, name)
     except jobs.Busy as exc:

@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, RootModel, model_validator
 from pydantic.json_schema import JsonDict
 
-from ..engine import PRESETS, MastermindError
+from ..engine import DEFAULT_STRATEGY, PRESETS, MastermindError
 from ..engine.codes import MAX_COLORS, MAX_GUESSES, MAX_PEGS, MIN_COLORS, MIN_GUESSES, MIN_PEGS
 from ..engine.lines import ADVERSARIES, BEST_CANDIDATE, GREEDY
 from ..engine.review import RATINGS
@@ -153,7 +153,7 @@ class Guess(RequestModel):
 
 
 class CodemakerSettings(SizeFields):
-    strategy: Strategy = Field("knuth", description="The strategy that guesses.")
+    strategy: Strategy = Field(DEFAULT_STRATEGY, description="The strategy that guesses.")
 
 
 class Answer(RequestModel):
@@ -263,7 +263,7 @@ HISTORY_PATTERN = f"^ *({HISTORY_ITEM}( +{HISTORY_ITEM})*)? *$"
 
 
 class StepQuery(SizeQuery):
-    strategy: Strategy = Field("knuth", description="The strategy that chooses the guess.")
+    strategy: Strategy = Field(DEFAULT_STRATEGY, description="The strategy that chooses the guess.")
     history: Annotated[str, Field(max_length=16 * (MAX_GUESSES + 1), pattern=HISTORY_PATTERN)] = Field(
         "",
         description="The guesses so far and their replies: GUESS:BLACK,WHITE items separated by spaces.",
@@ -615,7 +615,7 @@ LiveSource = Literal["teacher", "random", "adversary"]
 class LiveSettings(SizeFields):
     """A live session: the game the teacher steps through with the class."""
 
-    strategy: Strategy = Field("knuth", description="The strategy whose game the class follows.")
+    strategy: Strategy = Field(DEFAULT_STRATEGY, description="The strategy whose game the class follows.")
     source: LiveSource = Field(
         "random",
         description="Where the secret comes from: typed by the teacher (give it in secret), drawn at random, "

@@ -10,7 +10,7 @@ from flask import redirect, render_template, request, url_for
 from flask_babel import gettext, lazy_gettext
 
 from ... import jobs
-from ...engine import PRESETS, Code, MastermindError, Suggestion, feedback, get_strategy
+from ...engine import DEFAULT_STRATEGY, PRESETS, Code, MastermindError, Suggestion, feedback, get_strategy
 from ...engine.codes import check_secret, conceal, parse_history, random_secret, reveal
 from ...engine.lines import offered
 from ...engine.position import partition_bars
@@ -46,7 +46,7 @@ SOURCES = {
 def classroom_state(args) -> dict:
     """The position a classroom URL describes, and how its next reply is found."""
     size = parse_size(args)
-    strategy = get_strategy(args.get("strategy") or "knuth")
+    strategy = get_strategy(args.get("strategy") or DEFAULT_STRATEGY)
     if not offered(strategy, size):
         raise ViewError(not_offered(strategy, size))
     history = parse_history(str(args.get("history", "")), size)
@@ -173,7 +173,7 @@ def classroom_start():
     kept = {k: v for k, v in form.items() if k != "secret"}  # the typed secret is never sent back
     try:
         size = parse_size(form)
-        strategy = get_strategy(form.get("strategy") or "knuth")
+        strategy = get_strategy(form.get("strategy") or DEFAULT_STRATEGY)
         source = form.get("source", "teacher")
         if source not in SOURCES:
             raise SettingsError(gettext("Choose where the secret comes from."))

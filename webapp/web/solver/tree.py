@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from flask import render_template, request
 from flask_babel import gettext
 
-from ...engine import PRESETS, Code, Feedback, GameSize, MastermindError, get_strategy
+from ...engine import DEFAULT_STRATEGY, PRESETS, Code, Feedback, GameSize, MastermindError, get_strategy
 from ...engine.lines import offered
 from ...engine.position import Branch, Position, branches, describe
 from ...engine.strategies import Suggestion
@@ -108,7 +108,7 @@ def tree():
     form = form_defaults(request.args)
     try:
         size = parse_size(request.args)
-        strategy = get_strategy(request.args.get("strategy") or "knuth")
+        strategy = get_strategy(request.args.get("strategy") or DEFAULT_STRATEGY)
         if not offered(strategy, size):
             raise ViewError(not_offered(strategy, size))
         path = parse_path(request.args.get("open", ""), size)
