@@ -324,10 +324,7 @@ def cmd_optimal(args, out) -> None:
             json.dump(
                 [
                     {
-                        "pegs": size.pegs,
-                        "colors": size.colors,
-                        "distinct": size.distinct,
-                        "distinct_guesses": size.distinct_guesses,
+                        **size.params(),
                         "strategy": name,
                         "max_guesses": args.max_guesses,
                         "feasible": False,

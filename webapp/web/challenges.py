@@ -198,10 +198,7 @@ def results_json(challenge_id, key):
     data = results(c)
     return {
         "id": c.id,
-        "pegs": c.size.pegs,
-        "colors": c.size.colors,
-        "distinct": c.size.distinct,
-        "distinct_guesses": c.size.distinct_guesses,
+        **c.size.params(),
         "max_guesses": c.max_guesses,
         "players": [{**row, "name": row["name"] or "anonymous"} for row in data["players"]],
         "benchmarks": {name: n for name, n in benchmarks(c)},

@@ -152,10 +152,7 @@ def state(game: store.CodemakerGame, cands=None) -> tuple[dict, Code | jobs.Job 
     cands = candidates(game.size, game.history()) if cands is None else cands
     data = {
         "id": game.id,
-        "pegs": game.size.pegs,
-        "colors": game.size.colors,
-        "distinct": game.size.distinct,
-        "distinct_guesses": game.size.distinct_guesses,
+        **game.size.params(),
         "strategy": game.strategy,
         "status": "solved" if game.solved else "guessing",
         "history": [{"guess": str(m.guess), "black": m.reply.black, "white": m.reply.white} for m in game.moves],
