@@ -295,13 +295,28 @@
     var here = new URL(window.location.href);
     if (here.searchParams.has("lang")) here.searchParams.delete("lang");  // else the query stays as written
     next.value = here.pathname + here.search;
+    // A guess half typed comes back with the page (for this tab only).
+    var field = input();
+    if (field && field.value) {
+      try { sessionStorage.setItem(DRAFT_KEY + location.pathname, field.value); } catch (e) { /* storage off */ }
+    }
   });
+
+  var DRAFT_KEY = "mastermind-draft:";
+  function restoreDraft() {
+    var field = input(), draft = null;
+    try {
+      draft = sessionStorage.getItem(DRAFT_KEY + location.pathname);
+      sessionStorage.removeItem(DRAFT_KEY + location.pathname);
+    } catch (e) { return; }
+    if (field && draft) field.value = draft;
+  }
 
   // A page restored from the back-forward cache may show an old board: load it afresh.
   window.addEventListener("pageshow", function (event) {
     if (event.persisted && game()) window.location.reload();
   });
 
-  document.addEventListener("DOMContentLoaded", function () { render(); initPalette(); });
+  document.addEventListener("DOMContentLoaded", function () { restoreDraft(); render(); initPalette(); });
   document.addEventListener("htmx:afterSettle", initPalette);
 })();

@@ -201,6 +201,23 @@ def test_suggestion_button(page, live_server, app):
     page.screenshot(path=str(SHOTS / "board-suggestion.png"), full_page=True)
 
 
+def test_a_half_typed_guess_survives_a_language_switch(page, live_server, app):
+    """The board fills the field with the last hint; a guess being typed
+    when the visitor switches language or theme comes back instead."""
+    with app.app_context():
+        game = store.create_game(GameSize(), 10, Code.parse("6543", GameSize()))
+    page.goto(f"{live_server.url}/games/{game.id}")
+    page.get_by_role("button", name="Suggest a guess").click()
+    expect(page.locator("#guess-input")).to_have_value("1122")
+    page.locator("#guess-input").fill("56")
+    page.get_by_role("button", name="Deutsch").click()
+    page.wait_for_load_state()
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    expect(page.locator("#guess-input")).to_have_value("56")
+    page.reload()  # kept for that one return only: the hint is back
+    expect(page.locator("#guess-input")).to_have_value("1122")
+
+
 def test_losing_reveals_the_secret(page, live_server, app):
     page.goto(live_server.url + "/")
     page.get_by_label("Pegs").fill("3")
