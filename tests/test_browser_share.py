@@ -163,7 +163,7 @@ def test_computer_breaks_my_code(page, live_server):
     )
     answer(page, wrong.black, wrong.white)
     expect(page.locator("#codemaker-error")).to_contain_text(
-        f"No code gives 1122 → 0,4, {second} → {wrong.key} together"
+        f"No code gives all of these answers: 1122 → 0 black, 4 white; {second} → {wrong.describe()}."
     )
     expect(page.locator("#codemaker ol.rows > li")).to_have_count(1)
     page.get_by_role("button", name="Take back the last answer").click()

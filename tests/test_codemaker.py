@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from webapp.engine import Code, GameSize, analyse, feedback
+from webapp.engine import Code, Feedback, GameSize, analyse, feedback
 from webapp.engine.codes import secret_indices
 
 HX = {"HX-Request": "true"}
@@ -67,7 +67,8 @@ def test_contradiction_is_explained_and_changes_nothing(client):
     )
     resp = client.post(f"/api/codemaker/{gid}/feedback", json={"black": impossible[0], "white": impossible[1]})
     assert resp.status_code == 422
-    assert f"No code gives 1122 → 1,0, {second} → {impossible[0]},{impossible[1]} together" in resp.get_json()["error"]
+    said = f"1122 → 1 black, 0 white; {second} → {Feedback(*impossible).describe()}."
+    assert f"No code gives all of these answers: {said}" in resp.get_json()["error"]
     after = client.get(f"/api/codemaker/{gid}").get_json()
     assert after["history"] == state["history"] and after["guess"] == second
 

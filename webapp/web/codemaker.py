@@ -27,7 +27,7 @@ from ..words import error_words, not_offered, size_label
 from . import hints
 from .contract import LIMITED, NO_STORE, Documented, link, operation
 from .errors import error_response
-from .helpers import codemaker_or_404, is_htmx, move_number, no_store, render
+from .helpers import codemaker_or_404, is_htmx, move_number, no_store, render, reply_words
 from .limits import creating
 from .links import classroom_url
 from .schemas import Answer, CodemakerSettings, CodemakerState, TakeBack
@@ -74,13 +74,13 @@ def check_playable(strategy, size: GameSize) -> None:
         ) from None
 
 
-def contradiction(history) -> str:
-    """Why no code fits: every answer given, together."""
-    pairs = ", ".join(f"{g} → {r.key}" for g, r in history)
+def contradiction(history, size: GameSize) -> str:
+    """Why no code fits: every answer given, in words, one guess after another."""
+    answers = "; ".join(f"{g} → {reply_words(r, size.is_bulls_and_cows)}" for g, r in history)
     return gettext(
-        "No code gives %(pairs)s together: one of these answers is wrong. Check your secret, then take back "
-        "the answer that was a mistake.",
-        pairs=pairs,
+        "No code gives all of these answers: %(answers)s. One of them is wrong: check your secret, then take "
+        "back the answer that was a mistake.",
+        answers=answers,
     )
 
 
@@ -122,7 +122,7 @@ def answer(game: store.CodemakerGame, reply: Feedback, move: int | None) -> stor
     try:
         candidates(game.size, history)
     except FeedbackError:
-        raise FeedbackError(contradiction(history)) from None
+        raise FeedbackError(contradiction(history, game.size)) from None
     if move is not None and move != len(game.moves) + 1:
         raise rules.StaleMove("move-stale", next=len(game.moves) + 1, given=move)
     try:
