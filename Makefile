@@ -29,6 +29,15 @@ $(STAMP): pyproject.toml $(APP_LOCK)
 	$(BIN)/python -m webapp.engine.warm  # compile the engine's kernels once, ahead of any request
 	touch $(STAMP)
 
+# The compiled tree library `mastermind analyse` plays small boards with,
+# without loading numpy (webapp/native): made by numba and the system linker
+# (ld, from binutils), remade when its sources change.
+NATIVE := webapp/native/tree.so
+$(NATIVE): $(STAMP) webapp/engine/tree_kernel.py webapp/native/build.py
+	@command -v ld >/dev/null 2>&1 || { $(SUDO) apt-get update && \
+		$(SUDO) apt-get install -y --no-install-recommends binutils; }
+	$(BIN)/python -m webapp.native.build
+
 $(TEST_STAMP): $(STAMP) $(TEST_LOCK)
 	PYTHONWARNINGS=ignore $(BIN)/python -m pip install --quiet --require-hashes -r $(TEST_LOCK)
 	touch $(TEST_STAMP)
@@ -49,7 +58,7 @@ lock:
 		--strip-extras --allow-unsafe --no-emit-index-url --no-emit-find-links $(if $(UPGRADE),--upgrade) \
 		-c $(TEST_LOCK) -o $(APP_LOCK) pyproject.toml
 
-run: $(STAMP) compile-messages bytecode upgrade
+run: $(STAMP) $(NATIVE) compile-messages bytecode upgrade
 	$(BIN)/flask --app webapp run --host $(HOST) --port $(PORT)
 
 # Bring the database (DATABASE_URL, or the SQLite file in instance/) up to
@@ -62,7 +71,7 @@ upgrade: $(STAMP)
 # event stream holds a thread while it waits; 8 per worker stay free for
 # every other request). Facing the internet, this sits behind nginx
 # (deploy/nginx.conf), which reads whole requests first.
-serve: $(STAMP) compile-messages bytecode upgrade
+serve: $(STAMP) $(NATIVE) compile-messages bytecode upgrade
 	$(BIN)/gunicorn -c deploy/gunicorn.conf.py --bind $(HOST):$(PORT)
 
 # The app's modules compiled to bytecode ahead of use (only the changed ones;
@@ -84,7 +93,7 @@ servers:
 		{ $(SUDO) apt-get update && $(SUDO) apt-get install -y --no-install-recommends postgresql redis-server; }
 
 # Lint and format (ruff), types (mypy: strict on the engine), then every test.
-test: $(TEST_STAMP) compile-messages bytecode chromium servers lint
+test: $(TEST_STAMP) $(NATIVE) compile-messages bytecode chromium servers lint
 	$(BIN)/python -m pytest
 
 lint: $(TEST_STAMP)
@@ -92,7 +101,7 @@ lint: $(TEST_STAMP)
 	$(BIN)/ruff format --check webapp tests benchmarks
 	$(BIN)/mypy
 
-bench: $(TEST_STAMP) bytecode servers
+bench: $(TEST_STAMP) $(NATIVE) bytecode servers
 	$(BIN)/python -m benchmarks
 
 # The language catalogues (German and Spanish; English is the source):
@@ -112,4 +121,4 @@ compile-messages: $(STAMP)
 	$(BIN)/pybabel -q compile -d $(TRANSLATIONS)
 
 clean:
-	rm -rf $(VENV) test-results .pytest_cache
+	rm -rf $(VENV) test-results .pytest_cache $(NATIVE) webapp/native/built.py

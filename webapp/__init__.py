@@ -4,9 +4,9 @@ algorithms at work. ``create_app`` builds the Flask application."""
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+# The checkout (a plain path: pathlib would cost the command line's start-up).
+ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 
 
 def defaults() -> dict:
@@ -18,7 +18,7 @@ def defaults() -> dict:
     return dict(
         # Records: the SQLite file DATABASE, unless DATABASE_URL names another
         # database (postgresql://user:password@host/name, or sqlite:///path).
-        DATABASE=str(ROOT / "instance" / "mastermind.sqlite3"),
+        DATABASE=os.path.join(ROOT, "instance", "mastermind.sqlite3"),
         DATABASE_URL=os.environ.get("DATABASE_URL") or None,
         DATABASE_POOL_SIZE=8,  # PostgreSQL connections per process, at most
         DATABASE_POOL_TIMEOUT=5.0,  # seconds a request waits for one before a 503
@@ -80,9 +80,9 @@ def create_app(config=None):
 
     app = Flask(
         __name__,
-        instance_path=str(ROOT / "instance"),
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        instance_path=os.path.join(ROOT, "instance"),
+        template_folder=os.path.join(ROOT, "templates"),
+        static_folder=os.path.join(ROOT, "static"),
     )
     configure(app.config, config)
     if not app.config["DATABASE_URL"]:

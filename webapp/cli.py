@@ -17,14 +17,14 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .engine import DEFAULT_STRATEGY, PRESETS, GameSize, MastermindError, Strategy, analyse, best_guess, get_strategy
-from .engine.codes import MAX_GUESSES, MIN_GUESSES, parse_history
-from .engine.lines import ADVERSARIES
-from .engine.optimal import EXACT_NODES, search_workers, shipped
-from .engine.tables import feedback_table
-from .engine.tree import check_analysable
+from .figures import DEFAULT_COLORS, DEFAULT_PEGS, SIZE_PRESETS, analysis_text, format_table
+
+if TYPE_CHECKING:
+    from .engine import GameSize
+
+# The engine (numpy, numba) loads in the commands that use it, not here.
 
 
 def worded(exc: Exception) -> str:
@@ -118,19 +118,22 @@ class Progress:
             self.bar.close()
 
 
-# Named sizes: ``--preset bulls-and-cows`` stands for its size options.
-SIZE_PRESETS = {"bulls-and-cows": GameSize(4, 10, True, True)}
-
-
 def size_from(args) -> GameSize:
+    from .engine import GameSize
+
     if args.preset is not None:
-        return SIZE_PRESETS[args.preset]
+        return GameSize(*SIZE_PRESETS[args.preset])
     return GameSize(args.pegs, args.colors, args.distinct, args.distinct_guesses)
 
 
 def size_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--pegs", type=int, default=4, help="pegs in a code (2-6, default 4)")
-    p.add_argument("--colors", type=int, default=6, help="colours (2-10, default 6; the tenth is written 0)")
+    p.add_argument("--pegs", type=int, default=DEFAULT_PEGS, help=f"pegs in a code (2-6, default {DEFAULT_PEGS})")
+    p.add_argument(
+        "--colors",
+        type=int,
+        default=DEFAULT_COLORS,
+        help=f"colours (2-10, default {DEFAULT_COLORS}; the tenth is written 0)",
+    )
     p.add_argument("--distinct", action="store_true", help="the secret uses different colours")
     p.add_argument(
         "--distinct-guesses", action="store_true", help="every guess uses different colours too (implies --distinct)"
@@ -143,6 +146,8 @@ def size_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def strategy_names(name: str) -> list[str]:
+    from .engine import PRESETS
+
     if name == "all":
         return list(PRESETS)
     if name not in PRESETS:
@@ -150,25 +155,12 @@ def strategy_names(name: str) -> list[str]:
     return [name]
 
 
-def format_table(summaries: list[dict]) -> str:
-    """The comparison table: Strategy, Total, Mean, StdDev, First guess, Max,
-    then a column per number of guesses."""
-    depth = max(int(k) for s in summaries for k in s["histogram"])
-    head = ["Strategy", "Total", "Mean", "StdDev", "First guess", "Max"] + [str(k) for k in range(1, depth + 1)]
-    rows = [
-        [s["strategy"], str(s["total"]), f"{s['mean']:.4f}", f"{s['stddev']:.4f}", s["first_guess"], str(s["max"])]
-        + [str(s["histogram"].get(str(k), "")) for k in range(1, depth + 1)]
-        for s in summaries
-    ]
-    widths = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
-
-    def line(cells):
-        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
-
-    return "\n".join([line(head), line(["-" * w for w in widths])] + [line(r) for r in rows])
-
-
 def cmd_analyse(args, out) -> None:
+    from .engine import MastermindError, analyse
+    from .engine.optimal import search_workers
+    from .engine.tables import feedback_table
+    from .engine.tree import check_analysable
+
     size = size_from(args)
     names = strategy_names(args.strategy)
     check_analysable(size)
@@ -189,23 +181,17 @@ def cmd_analyse(args, out) -> None:
             continue
         progress.close()
         summaries.append(result.summary())
-        worst.append((name, result.max, result.worst_secrets()))
+        worst.append((result.max, [str(code) for code in result.worst_secrets()]))
         if args.tree:
             with open(args.tree if len(names) == 1 else f"{args.tree}.{name}.json", "w") as fh:
                 json.dump(result.export(), fh)
-    if args.json:
-        json.dump(summaries, out, indent=2)
-        out.write("\n")
-    else:
-        title = f"{size.label()}: every secret played ({len(result.depths):,} secrets)"
-        out.write(title + "\n\n" + format_table(summaries) + "\n")
-        if len(names) == 1:
-            name, depth, secrets = worst[0]
-            shown = " ".join(str(c) for c in secrets[:12]) + (" …" if len(secrets) > 12 else "")
-            out.write(f"\nWorst case, {depth} guesses, for {len(secrets)} secrets: {shown}\n")
+    out.write(analysis_text(args.json, size.label(), len(result.depths), summaries, worst))
 
 
 def cmd_suggest(args, out) -> None:
+    from .engine import best_guess, get_strategy
+    from .engine.codes import parse_history
+
     size = size_from(args)
     (name,) = strategy_names(args.strategy)
     history = parse_history(args.history, size)
@@ -288,7 +274,10 @@ def cluster_arguments(parser, default: str) -> None:
 
 
 def cmd_optimal(args, out) -> None:
-    from .engine.optimal import STATS, OptimalSolver, searchable, tree_document
+    from .engine import Strategy, analyse
+    from .engine.codes import MAX_GUESSES, MIN_GUESSES
+    from .engine.optimal import STATS, OptimalSolver, searchable, shipped, tree_document
+    from .engine.tree import check_analysable
 
     size = size_from(args)
     if args.max_guesses is not None and not MIN_GUESSES <= args.max_guesses <= MAX_GUESSES:
@@ -371,10 +360,11 @@ def cmd_optimal(args, out) -> None:
     )
 
 
-def optimal_shipped(args, size: GameSize, out) -> None:
+def optimal_shipped(args, size, out) -> None:
     """``mastermind optimal`` where the engine ships the answer: the stored
     tree (which this command's search wrote), replayed against every secret
     and checked against its stored total; no search."""
+    from .engine import Strategy, analyse
     from .engine.optimal import data_name, shipped_choices, shipped_document, tree_chooser
 
     started = time.perf_counter()
@@ -403,7 +393,9 @@ def optimal_shipped(args, size: GameSize, out) -> None:
 
 
 def cmd_improve(args, out) -> None:
+    from .engine import Strategy, analyse
     from .engine.improve import Improver
+    from .engine.tree import check_analysable
 
     size = size_from(args)
     check_analysable(size)
@@ -464,6 +456,7 @@ def cmd_improve(args, out) -> None:
 
 def cmd_bound(args, out) -> None:
     from .engine.bound import lower_bound
+    from .engine.tree import check_analysable
 
     size = size_from(args)
     check_analysable(size)
@@ -541,19 +534,31 @@ def cmd_bound(args, out) -> None:
     )
 
 
+def common_arguments(p: argparse.ArgumentParser, default_strategy: str) -> None:
+    size_arguments(p)
+    p.add_argument("--strategy", default=default_strategy, help=f"a strategy name (default {default_strategy})")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random strategy")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def analyse_arguments(p: argparse.ArgumentParser, default_strategy: str) -> None:
+    common_arguments(p, default_strategy)
+    p.add_argument("--tree", metavar="FILE", help="also write the decision tree as JSON")
+
+
 def build_parser() -> Parser:
+    from .engine import DEFAULT_STRATEGY
+    from .engine.lines import ADVERSARIES
+    from .engine.optimal import EXACT_NODES
+
     parser = Parser(prog="mastermind", description="Mastermind strategies from the command line.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 
     def common(p):
-        size_arguments(p)
-        p.add_argument("--strategy", default=DEFAULT_STRATEGY, help=f"a strategy name (default {DEFAULT_STRATEGY})")
-        p.add_argument("--seed", type=int, default=0, help="seed of the random strategy")
-        p.add_argument("--json", action="store_true", help="print JSON")
+        common_arguments(p, DEFAULT_STRATEGY)
 
     analyse_p = sub.add_parser("analyse", aliases=["analyze"], help="play every secret")
-    common(analyse_p)
-    analyse_p.add_argument("--tree", metavar="FILE", help="also write the decision tree as JSON")
+    analyse_arguments(analyse_p, DEFAULT_STRATEGY)
     analyse_p.set_defaults(run=cmd_analyse)
 
     suggest_p = sub.add_parser("suggest", help="the next guess after a history")
@@ -660,13 +665,20 @@ def keep_freed_memory() -> None:
     mallopt(-1, 256 * 2**20)  # M_TRIM_THRESHOLD
 
 
+def engine_error() -> type[Exception]:
+    """The engine's error for bad input (the engine loads only if something failed)."""
+    from .engine import MastermindError
+
+    return MastermindError
+
+
 def main(argv=None, out=None) -> int:
     out = out or sys.stdout
     keep_freed_memory()
     try:
         args = build_parser().parse_args(argv)
         args.run(args, out)
-    except (UsageError, MastermindError) as exc:
+    except (UsageError, engine_error()) as exc:
         print(f"mastermind: error: {worded(exc)}", file=sys.stderr)
         return 2
     except InternalError as exc:

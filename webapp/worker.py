@@ -14,13 +14,14 @@ for an SQLite file other than ``instance/mastermind.sqlite3``."""
 from __future__ import annotations
 
 import logging
+import os
 
 from flask.config import Config
 
 from . import ROOT, configure, store
 from .jobs import Jobs
 
-settings = Config(str(ROOT))
+settings = Config(ROOT)
 configure(settings, {"JOBS_CONSUMER": "none"})  # huey_consumer runs the workers; the queue only needs defining
 database = store.open_database(settings)
-huey = Jobs(settings, database, logging.getLogger("mastermind.jobs"), str(ROOT / "instance")).huey
+huey = Jobs(settings, database, logging.getLogger("mastermind.jobs"), os.path.join(ROOT, "instance")).huey

@@ -17,6 +17,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..figures import MAX_COLORS as MAX_COLORS
+from ..figures import MAX_PEGS as MAX_PEGS
+from ..figures import MIN_COLORS as MIN_COLORS
+from ..figures import MIN_PEGS as MIN_PEGS
+from ..figures import TENTH as TENTH
+from ..figures import is_bulls_and_cows, size_label
+from ..figures import peg_digit as peg_digit
+
 # Arrays of code indices, any arrays, a game so far, JSON objects, and a
 # progress callback (``progress(done, total)``): the engine's shared types.
 Indices = npt.NDArray[np.int64]
@@ -25,10 +33,8 @@ History = Sequence[tuple["Code", "Feedback"]]
 JSON = dict[str, Any]
 Progress = Callable[[int, int], None]
 
-MIN_PEGS, MAX_PEGS = 2, 6
-MIN_COLORS, MAX_COLORS = 2, 10
-# With ten colours the tenth is typed and shown as 0 (on the keyboard after 9).
-TENTH = 10
+# The board's limits, and the tenth colour of ten, typed and shown as 0 (on
+# the keyboard after 9), come from ``webapp.figures`` (imported above).
 MIN_GUESSES, MAX_GUESSES = 1, 30
 
 
@@ -146,7 +152,7 @@ class GameSize:
     @property
     def is_bulls_and_cows(self) -> bool:
         """Bulls and Cows: four different digits 0-9, every guess too."""
-        return (self.pegs, self.colors, self.distinct_guesses) == (4, 10, True)
+        return is_bulls_and_cows(self.pegs, self.colors, self.distinct_guesses)
 
     def allows_guess(self, code: Code) -> bool:
         """Whether ``code`` may be guessed in this game."""
@@ -155,10 +161,7 @@ class GameSize:
     def label(self) -> str:
         """A short name such as ``4×6``, ``4×6 distinct``, ``4×7 distinct
         guesses``, or ``Bulls and Cows``."""
-        if self.is_bulls_and_cows:
-            return "Bulls and Cows"
-        rule = " distinct guesses" if self.distinct_guesses else " distinct" if self.distinct else ""
-        return f"{self.pegs}×{self.colors}{rule}"
+        return size_label(self.pegs, self.colors, self.distinct, self.distinct_guesses)
 
 
 @dataclass(frozen=True, order=True)
@@ -277,11 +280,6 @@ class Code:
 
     def __str__(self) -> str:
         return "".join(peg_digit(p) for p in self.pegs)
-
-
-def peg_digit(peg: int) -> str:
-    """How a colour is written: its number, and 0 for the tenth."""
-    return "0" if peg == TENTH else str(peg)
 
 
 def digit_value(ch: str, size: GameSize) -> int:

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from ..figures import summary
 from .codes import JSON, Array, Code, Feedback, GameSize, Progress, SizeError, code_digits, secret_indices
 from .strategies import Strategy, choose, colors_mask, get_strategy, pool_of
 from .tables import FeedbackTable, feedback_table, loaded
@@ -84,20 +85,8 @@ class Analysis:
 
     def summary(self) -> JSON:
         """The JSON figures of the command line."""
-        return {
-            "pegs": self.size.pegs,
-            "colors": self.size.colors,
-            "distinct": self.size.distinct,
-            "distinct_guesses": self.size.distinct_guesses,
-            "strategy": self.strategy.name,
-            "total": self.total,
-            "mean": round(self.mean, 6),
-            "stddev": round(self.stddev, 6),
-            "max": self.max,
-            "first_guess": str(self.first_guess),
-            "histogram": {str(k): v for k, v in self.histogram.items()},
-            "seconds": round(self.seconds, 4),
-        }
+        depths = self.depths.tolist()
+        return summary(self.size.params(), self.strategy.name, depths, str(self.first_guess), self.seconds)
 
     def export(self) -> JSON:
         """The tree as nested JSON: ``{"guess", "children": {"b,w": ...}}``
