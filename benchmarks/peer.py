@@ -11,9 +11,11 @@ The project never ships or downloads mmstrat: build it yourself
 times; a time is "min–median" of the wall-clock seconds around each process,
 memory is the largest peak RSS (``/usr/bin/time``). The peer runs on one thread (``-mt 1``), or
 on as many as ``--threads`` gives this project (the same count on both sides).
-Both sides must print the same total, or the row says so. One row is not a
-command of this project but its floor: Python importing numpy and nothing
-else, beside the peer's whole Bulls and Cows tree.
+Both sides must print the same total, or the row says so. The Bulls and
+Cows trees are timed twice: as ``mastermind`` plays them (the compiled tree
+library of ``webapp.native``, without numpy), and through the engine
+(``python -m webapp.cli``, numpy), the way every command not played by the
+library runs.
 """
 
 from __future__ import annotations
@@ -29,10 +31,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 MASTERMIND = str(Path(sys.executable).with_name("mastermind"))
-# The least any command of this project does: start Python and import numpy.
-# Set beside the peer's Bulls and Cows tree, it shows how far below this
-# project's floor that whole run ends.
-NUMPY_ALONE = [sys.executable, "-c", "import numpy"]
+# The command past its front door: every tree through the engine.
+THROUGH_ENGINE = [sys.executable, "-m", "webapp.cli"]
 
 # (name, this project's arguments, the peer's arguments or None, repeats, slow)
 JOBS = [
@@ -94,10 +94,17 @@ JOBS = [
         False,
     ),
     (
-        "Bulls and Cows floor: Python, import numpy",
-        NUMPY_ALONE,
+        "tree Bulls and Cows minimax-lex, the engine",
+        [*THROUGH_ENGINE, "analyse", "--preset", "bulls-and-cows", "--strategy", "minimax-lex"],
         ["-r", "bc", "-s", "minmax"],
-        5,
+        3,
+        False,
+    ),
+    (
+        "tree Bulls and Cows entropy, the engine",
+        [*THROUGH_ENGINE, "analyse", "--preset", "bulls-and-cows", "--strategy", "entropy"],
+        ["-r", "bc", "-s", "entropy"],
+        3,
         False,
     ),
     (
@@ -168,7 +175,8 @@ def run(peer: str | None, slow: bool = False, only: str | None = None, threads: 
         ours_mem = theirs_mem = 0.0
         ours_total = theirs_total = None
         for _ in range(repeats):  # alternate, so a noisy moment hits both
-            seconds, mib, out = timed(ours_args if ours_args is NUMPY_ALONE else [MASTERMIND, *ours_args], threads)
+            command = ours_args if ours_args[0] == sys.executable else [MASTERMIND, *ours_args]
+            seconds, mib, out = timed(command, threads)
             ours.append(seconds)
             ours_mem = max(ours_mem, mib)
             ours_total = total_in(out)
