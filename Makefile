@@ -14,7 +14,7 @@ PORT ?= 5000
 
 TRANSLATIONS := webapp/translations
 
-.PHONY: run test lint chromium servers bench serve upgrade lock clean messages update-messages compile-messages bytecode
+.PHONY: run test lint chromium servers bench serve upgrade lock clean messages update-messages compile-messages bytecode native-if-possible
 
 # The app alone for `make run` and `make serve`; the test tools too for `make test`.
 # Both install exactly the versions (and files, by hash) in requirements/,
@@ -31,12 +31,18 @@ $(STAMP): pyproject.toml $(APP_LOCK)
 
 # The compiled tree library `mastermind analyse` plays small boards with,
 # without loading numpy (webapp/native): made by numba and the system linker
-# (ld, from binutils), remade when its sources change.
-NATIVE := webapp/native/tree.so
-$(NATIVE): $(STAMP) webapp/engine/tree_kernel.py webapp/native/build.py
+# (ld, from binutils), remade when its sources change. built.py is written
+# last, so it is the target. `make run` goes on without it (the command then
+# plays through the engine); `make test` needs it.
+NATIVE := webapp/native/built.py
+$(NATIVE): $(STAMP) webapp/engine/tree_kernel.py webapp/engine/strategies.py webapp/native/build.py
 	@command -v ld >/dev/null 2>&1 || { $(SUDO) apt-get update && \
 		$(SUDO) apt-get install -y --no-install-recommends binutils; }
 	$(BIN)/python -m webapp.native.build
+
+native-if-possible: $(STAMP)
+	@$(MAKE) --no-print-directory $(NATIVE) || \
+		echo "mastermind analyse will play through the engine: the compiled tree library did not build"
 
 $(TEST_STAMP): $(STAMP) $(TEST_LOCK)
 	PYTHONWARNINGS=ignore $(BIN)/python -m pip install --quiet --require-hashes -r $(TEST_LOCK)
@@ -58,7 +64,7 @@ lock:
 		--strip-extras --allow-unsafe --no-emit-index-url --no-emit-find-links $(if $(UPGRADE),--upgrade) \
 		-c $(TEST_LOCK) -o $(APP_LOCK) pyproject.toml
 
-run: $(STAMP) $(NATIVE) compile-messages bytecode upgrade
+run: $(STAMP) native-if-possible compile-messages bytecode upgrade
 	$(BIN)/flask --app webapp run --host $(HOST) --port $(PORT)
 
 # Bring the database (DATABASE_URL, or the SQLite file in instance/) up to
@@ -71,7 +77,7 @@ upgrade: $(STAMP)
 # event stream holds a thread while it waits; 8 per worker stay free for
 # every other request). Facing the internet, this sits behind nginx
 # (deploy/nginx.conf), which reads whole requests first.
-serve: $(STAMP) $(NATIVE) compile-messages bytecode upgrade
+serve: $(STAMP) compile-messages bytecode upgrade
 	$(BIN)/gunicorn -c deploy/gunicorn.conf.py --bind $(HOST):$(PORT)
 
 # The app's modules compiled to bytecode ahead of use (only the changed ones;
@@ -121,4 +127,4 @@ compile-messages: $(STAMP)
 	$(BIN)/pybabel -q compile -d $(TRANSLATIONS)
 
 clean:
-	rm -rf $(VENV) test-results .pytest_cache $(NATIVE) webapp/native/built.py
+	rm -rf $(VENV) test-results .pytest_cache $(NATIVE) webapp/native/tree.so

@@ -4,7 +4,6 @@ strategy the library plays, without loading numpy."""
 
 import io
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +13,7 @@ import pytest
 from webapp import command, native
 from webapp.cli import build_parser
 from webapp.cli import main as whole_command
-from webapp.engine import GameSize, analyse, secret_indices
+from webapp.engine import GameSize, analyse, secret_indices, tree_kernel
 from webapp.engine.strategies import PRESETS, get_strategy
 from webapp.native import build
 
@@ -82,18 +81,36 @@ def test_what_it_does_not_play_is_declined():
     assert native.whole_tree(4, 11, False, False, "knuth") is None
 
 
-def test_a_library_built_from_other_sources_is_not_used():
-    source = native.SOURCES[0]
-    before = os.stat(source)
+def test_a_library_built_from_other_sources_is_not_used(tmp_path, monkeypatch):
+    """The library records its sources' contents: a kernel changed since
+    (here, a copy with a comment added) leaves it unused, and the command
+    plays through the engine; the same contents at another time do not."""
+    kernel = Path(native.SOURCES[0]).read_bytes()
+    changed, copied = tmp_path / "changed.py", tmp_path / "copied.py"
+    changed.write_bytes(kernel + b"# changed\n")
+    copied.write_bytes(kernel)
     try:
-        os.utime(source, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))
+        monkeypatch.setattr(native, "SOURCES", (str(changed), *native.SOURCES[1:]))
         native._loaded.clear()
         assert native.library() is None
         assert command.quick_analysis(["analyse", "--strategy", "knuth"]) is None
-    finally:
-        os.utime(source, ns=(before.st_atime_ns, before.st_mtime_ns))
+        monkeypatch.setattr(native, "SOURCES", (str(copied), *native.SOURCES[1:]))
         native._loaded.clear()
-    assert native.library() is not None
+        assert native.library() is not None
+    finally:
+        native._loaded.clear()
+
+
+def test_the_kernels_tolerance_is_the_strategies():
+    """Every criterion compares exactly or within the kernel's one
+    tolerance, and the strategies whose first criterion has it are those
+    the kernel compares so."""
+    played = [get_strategy(name) for name in library().strategies]
+    assert {c.tolerance for s in played for c in s.criteria} == {0.0, tree_kernel.TOLERANCE}
+    float_first = {s.name for s in played if s.criteria and s.criteria[0].tolerance}
+    assert float_first == {
+        name for name, number in tree_kernel.STRATEGY_IDS.items() if number in tree_kernel.FLOAT_FIRST
+    }
 
 
 def test_a_library_built_for_another_processor_is_not_used(monkeypatch):

@@ -76,8 +76,11 @@ def quick_analysis(argv: list[str]) -> str | None:
     strategy = options.get("--strategy", lib.default_strategy)
     if board is None or not lib.plays(*board, strategy):
         return None
+    threads = native.thread_count()
+    if threads is None:
+        return None
     started = time.perf_counter()
-    played = native.whole_tree(*board, strategy, threads=native.threads())
+    played = native.whole_tree(*board, strategy, threads=threads)
     if played is None:
         return None
     seconds = time.perf_counter() - started
@@ -93,7 +96,11 @@ def quick_analysis(argv: list[str]) -> str | None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    text = quick_analysis(argv)
+    try:
+        text = quick_analysis(argv)
+    except KeyboardInterrupt:
+        print("mastermind: interrupted", file=sys.stderr)
+        return 130
     if text is None:
         from .cli import main as command
 
@@ -101,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         sys.stdout.write(text)
         sys.stdout.flush()
-    except BrokenPipeError:  # the reader (head, less) stopped early: not an error
+    except BrokenPipeError:  # the reader (head, less) stopped early: not an error, as in the whole command
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 

@@ -37,7 +37,7 @@ library needs neither numpy nor numba's runtime.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import carray, njit
@@ -66,6 +66,7 @@ MOST_DEPTH = 24
 # Replies are counted in two words of eight-bit counters (see above) up to
 # this many candidates, on boards of up to 4 pegs (at most this many replies).
 PACKED_MOST = 255
+PACKED_PEGS = 4
 PACKED_REPLIES = 15
 # Guesses scored together, candidate by candidate (the compiler vectorises
 # over the block).
@@ -74,8 +75,56 @@ BLOCK = 128
 # a row for each set of colours.
 MOST_COLORS = 10
 COLOR_SETS = 1 << MOST_COLORS
+# The tolerance of the criteria worked out in floats (entropy, expected
+# size, spread), as their ``strategies.Criterion``s have it; the others are
+# exact integers.
+TOLERANCE = 1e-9
+FLOAT_FIRST = (ENTROPY, IRVING)  # the strategies whose first criterion is a float
 # How a call ends.
 DONE, TOO_DEEP = 0, 1
+
+
+class BoardArrays(NamedTuple):
+    """The board's arrays: each code's pegs (four bits each) and colour
+    counts (unary bits), its set of colours, the guesses allowed, and
+    ``c log2 c`` for every class size ``c``."""
+
+    pos: Array
+    mask: Array
+    colorset: Array
+    allowed: Array
+    xlog: Array
+
+
+class Work(NamedTuple):
+    """One thread's arrays for choosing a guess (see :func:`work_lengths`)."""
+
+    counts: Array
+    keys: Array
+    alive: Array
+    cpos: Array
+    cmask: Array
+    scored: Array
+    block: Array
+    bpos: Array
+    bmask: Array
+    blo: Array
+    bhi: Array
+
+
+class Scratch(NamedTuple):
+    """One thread's arrays for growing a tree (see :func:`work_lengths`)."""
+
+    is_cand: Array
+    tmp: Array
+    stack: Array
+    slot_count: Array
+    played_at: Array
+    pool_row: Array
+    pool_size: Array
+    pools: Array
+    kept: Array
+
 
 U1 = np.uint64(1)
 U3 = np.uint64(3)
@@ -256,7 +305,7 @@ def pool_for(
 
 
 @njit(nogil=True, inline="always", error_model="numpy")
-def packed_key(strategy: int, lo: Any, hi: Any, n: int, xlog: Array, shift: float) -> tuple[float, float]:
+def packed_key(strategy: int, lo: Any, hi: Any, n: int, xlog: Array, shift: float) -> float:
     """:func:`first_key` of a row still in two words of eight-bit counters."""
     if strategy == ENTROPY:
         s = 0.0
@@ -264,7 +313,7 @@ def packed_key(strategy: int, lo: Any, hi: Any, n: int, xlog: Array, shift: floa
             s += xlog[(lo >> np.uint64(8 * f)) & np.uint64(255)]
         for f in range(7):
             s += xlog[(hi >> np.uint64(8 * f)) & np.uint64(255)]
-        return s / n - shift, 1e-9
+        return s / n - shift
     if strategy == IRVING:
         squares = 0
         for f in range(8):
@@ -273,7 +322,7 @@ def packed_key(strategy: int, lo: Any, hi: Any, n: int, xlog: Array, shift: floa
         for f in range(7):
             v = int((hi >> np.uint64(8 * f)) & np.uint64(255))
             squares += v * v
-        return squares / n, 1e-9
+        return squares / n
     if strategy in (MOST_PARTS, WIDEDEV, LONGRECT):
         # a byte's bits folded onto its lowest: one bit for each class not empty
         ones8 = np.uint64(0x0101_0101_0101_0101)
@@ -283,41 +332,40 @@ def packed_key(strategy: int, lo: Any, hi: Any, n: int, xlog: Array, shift: floa
         hi |= hi >> np.uint64(4)
         hi |= hi >> np.uint64(2)
         hi |= hi >> U1
-        return -float(popcount(lo & ones8) + popcount(hi & ones8)), 0.0
+        return -float(popcount(lo & ones8) + popcount(hi & ones8))
     largest = np.uint64(0)
     for f in range(8):
         largest = max(largest, (lo >> np.uint64(8 * f)) & np.uint64(255))
     for f in range(7):
         largest = max(largest, (hi >> np.uint64(8 * f)) & np.uint64(255))
-    return float(largest), 0.0
+    return float(largest)
 
 
 @njit(nogil=True, inline="always", error_model="numpy")
-def first_key(
-    strategy: int, counts: Array, start: int, width: int, n: int, xlog: Array, shift: float
-) -> tuple[float, float]:
+def first_key(strategy: int, counts: Array, start: int, width: int, n: int, xlog: Array, shift: float) -> float:
     """The strategy's first criterion for the row of class sizes at
-    ``counts[start:start + width]`` (smaller is better), and its tolerance:
-    worked out as each guess is scored, so most rows are dropped at once."""
+    ``counts[start:start + width]`` (smaller is better; within ``TOLERANCE``
+    alike for the strategies of ``FLOAT_FIRST``): worked out as each guess
+    is scored, so most rows are dropped at once."""
     if strategy == ENTROPY:  # minus the entropy; ``shift`` is log2(n)
         s = 0.0
         for r in range(width):
             s += xlog[counts[start + r]]
-        return s / n - shift, 1e-9
+        return s / n - shift
     if strategy == IRVING:  # the expected size of the class left
         squares = 0
         for r in range(width):
             squares += counts[start + r] * counts[start + r]
-        return squares / n, 1e-9
+        return squares / n
     if strategy in (MOST_PARTS, WIDEDEV, LONGRECT):  # the most classes
         parts = 0
         for r in range(width):
             parts += counts[start + r] > 0
-        return float(-parts), 0.0
+        return float(-parts)
     largest = 0  # knuth, minimax-lex, minimax-avg: the largest class
     for r in range(width):
         largest = max(largest, counts[start + r])
-    return float(largest), 0.0
+    return float(largest)
 
 
 @njit(nogil=True, error_model="numpy")
@@ -334,6 +382,7 @@ def keep_best(keys: Array, npool: int, alive: Array, tol: float) -> None:
 
 @njit(nogil=True, error_model="numpy")
 def largest_column(counts: Array, npool: int, width: int, alive: Array, keys: Array) -> None:
+    """Each row alive's largest class, into ``keys``."""
     for a in range(npool):
         if alive[a]:
             m = 0
@@ -344,6 +393,7 @@ def largest_column(counts: Array, npool: int, width: int, alive: Array, keys: Ar
 
 @njit(nogil=True, error_model="numpy")
 def squares_column(counts: Array, npool: int, width: int, alive: Array, keys: Array, n: int, divide: bool) -> None:
+    """Each row alive's sum of squared class sizes (over ``n`` when ``divide``), into ``keys``."""
     for a in range(npool):
         if alive[a]:
             s = 0
@@ -392,12 +442,15 @@ def lex_keep_best(counts: Array, rows: int, width: int, alive: Array) -> None:
 
 
 @njit(nogil=True, error_model="numpy")
-def select(strategy: int, counts: Array, rows: int, width: int, n: int, alive: Array, keys: Array) -> None:
+def select(
+    strategy: int, counts: Array, rows: int, width: int, n: int, alive: Array, keys: Array, tolerance: float
+) -> None:
     """Mark the rows that tie on every criterion, compared in turn as
-    ``strategies.best_rows`` does (``keys``: each row's first criterion)."""
+    ``strategies.best_rows`` does (``keys``: each row's first criterion,
+    alike within ``tolerance``)."""
     for a in range(rows):
         alive[a] = 1
-    keep_best(keys, rows, alive, 1e-9 if strategy in (ENTROPY, IRVING) else 0.0)
+    keep_best(keys, rows, alive, tolerance)
     if strategy == MINIMAX_LEX:
         lex_keep_best(counts, rows, width, alive)
     elif strategy == MINIMAX_AVG:
@@ -413,7 +466,7 @@ def select(strategy: int, counts: Array, rows: int, width: int, n: int, alive: A
                     sq += v * v
                 mean = n / parts
                 keys[a] = math.sqrt(max(sq / parts - mean**2, 0.0))
-        keep_best(keys, rows, alive, 1e-9)
+        keep_best(keys, rows, alive, TOLERANCE)
     elif strategy == LONGRECT:  # then the smallest largest class
         largest_column(counts, rows, width, alive, keys)
         keep_best(keys, rows, alive, 0.0)
@@ -461,7 +514,7 @@ def choose(
     every: int,
     strategy: int,
     flags: Array,
-    ws: tuple[Array, ...],
+    ws: Work,
     is_cand: Array,
     xlog: Array,
 ) -> int:
@@ -474,7 +527,8 @@ def choose(
         return int(cands[0])
     if only_candidates:
         pool, npool = cands, n
-    counts, keys, alive, cpos, cmask, scored, block, bpos, bmask, blo, bhi = ws
+    counts, keys, alive, scored, cpos, cmask = ws.counts, ws.keys, ws.alive, ws.scored, ws.cpos, ws.cmask
+    block, bpos, bmask, blo, bhi = ws.block, ws.bpos, ws.bmask, ws.blo, ws.bhi
     if perfect_wins and prefer and n <= replies:
         row = counts[:slots]
         for a in range(n):
@@ -502,13 +556,14 @@ def choose(
     dead = every & ~alive_colors
     twins = not only_candidates and (dead & (dead - 1)) != 0
     lowest = dead & -dead
-    packed = n <= PACKED_MOST and pegs <= 4
+    packed = n <= PACKED_MOST and pegs <= PACKED_PEGS
     width = PACKED_REPLIES if packed else slots
     if packed:
         for b in range(n):
             cpos[b] = pos[cands[b]]
             cmask[b] = mask[cands[b]]
     shift = math.log2(n)
+    tolerance = TOLERANCE if strategy in FLOAT_FIRST else 0.0
     rows = 0
     least = np.inf  # the best first key so far: a row above it by more than the tolerance never wins
     a = 0
@@ -546,7 +601,7 @@ def choose(
                 lo, hi = blo[j], bhi[j]
                 if check and ((lo | hi) & HIGH_BITS) == 0:
                     return int(g)
-                key, tolerance = packed_key(strategy, lo, hi, n, xlog, shift)
+                key = packed_key(strategy, lo, hi, n, xlog, shift)
                 if key > least + tolerance:
                     continue
                 for f in range(8):
@@ -568,14 +623,14 @@ def choose(
                             break
                     if perfect:
                         return int(g)
-                key, tolerance = first_key(strategy, counts, start, width, n, xlog, shift)
-            if key > least + tolerance:
-                continue
+                key = first_key(strategy, counts, start, width, n, xlog, shift)
+                if key > least + tolerance:
+                    continue
             least = min(least, key)
             scored[rows] = g
             keys[rows] = key
             rows += 1
-    select(strategy, counts, rows, width, n, alive, keys)
+    select(strategy, counts, rows, width, n, alive, keys, tolerance)
     if prefer:
         for b in range(n):
             is_cand[cands[b]] = 1
@@ -611,10 +666,10 @@ def grow(
     colors: int,
     strategy: int,
     flags: Array,
-    board: tuple[Array, ...],
+    board: BoardArrays,
     n_allowed: int,
-    ws: tuple[Array, ...],
-    scratch: tuple[Array, ...],
+    ws: Work,
+    scratch: Scratch,
 ) -> int:
     """Play the strategy against the secrets ``order[start0:start0 + n0]``
     from a position at guess ``depth0`` after the colours ``played0``:
@@ -623,8 +678,15 @@ def grow(
     ``tasks``: their count at ``tasks[0]``, the colours played before them
     at ``tasks[2]``, then (start, size) pairs. ``order``'s segment ends up
     sorted class by class. Returns ``DONE`` or ``TOO_DEEP``."""
-    pos, mask, colorset, allowed, xlog = board
-    is_cand, tmp, stack, slot_count, played_at, pool_row, pool_size, pools, kept = scratch
+    pos, mask, colorset, allowed, xlog = board.pos, board.mask, board.colorset, board.allowed, board.xlog
+    is_cand, tmp, stack, slot_count = scratch.is_cand, scratch.tmp, scratch.stack, scratch.slot_count
+    played_at, pool_row, pool_size, pools, kept = (
+        scratch.played_at,
+        scratch.pool_row,
+        scratch.pool_size,
+        scratch.pools,
+        scratch.kept,
+    )
     ones = np.uint64(0)
     for k in range(pegs):
         ones |= U1 << np.uint64(4 * k)
@@ -739,37 +801,43 @@ def sizes(pegs: int, colors: int, distinct: int, distinct_guesses: int) -> tuple
 
 
 @njit(nogil=True, error_model="numpy")
-def ends(pegs: int, n: int, secrets: int, guesses: int) -> tuple[int, ...]:
-    """Where each of one thread's 32-bit work arrays ends in its buffer (each
-    starts where the one before ends): the class sizes of each guess kept,
-    which of them are alive, the guesses kept, which codes are candidates,
-    the sorting space, the stack, the reply counts, then for each guess
-    number the colours played and its pool's row and size, the pools (a row
-    for each set of colours), and the size of each pool worked out."""
+def work_lengths(pegs: int, n: int, secrets: int, guesses: int) -> tuple[int, ...]:
+    """The length of each of one thread's 32-bit work arrays, in the order
+    :func:`carve` takes them from its buffer."""
     slots = (pegs + 1) ** 2
     depths = MOST_DEPTH + 1
-    e0 = guesses * max(slots, PACKED_REPLIES)
-    e1 = e0 + guesses
-    e2 = e1 + guesses
-    e3 = e2 + n
-    e4 = e3 + 2 * secrets
-    e5 = e4 + 3 * (secrets + 1)
-    e6 = e5 + slots + 1
-    e7 = e6 + depths
-    e8 = e7 + depths
-    e9 = e8 + depths
-    e10 = e9 + COLOR_SETS * guesses
-    e11 = e10 + COLOR_SETS
-    e12 = e11 + BLOCK
-    return e0, e1, e2, e3, e4, e5, e6, e7, e8, e9, e10, e11, e12
+    return (
+        guesses * max(slots, PACKED_REPLIES),  # counts: the class sizes of each guess kept
+        guesses,  # alive: whether each is still in the running
+        guesses,  # scored: the guesses kept
+        BLOCK,  # block: the guesses being scored together
+        n,  # is_cand: which codes are candidates
+        2 * secrets,  # tmp: the sorting space
+        3 * (secrets + 1),  # stack: the positions waiting (start, size, guess number)
+        slots + 1,  # slot_count: the candidates of each reply
+        depths,  # played_at: for each guess number, the colours played before it
+        depths,  # pool_row: its pool's row of ``pools``
+        depths,  # pool_size: and its size
+        COLOR_SETS * guesses,  # pools: a row for each set of colours played
+        COLOR_SETS,  # kept: the size of each pool worked out, -1 before
+    )
 
 
 @njit(nogil=True, error_model="numpy")
 def lengths(pegs: int, colors: int, distinct: int, distinct_guesses: int) -> tuple[int, ...]:
-    """How long the board's buffers (unsigned, integer, float) and one
-    thread's work buffers (32-bit integer, unsigned, float) are."""
+    """How long the board's buffers (unsigned, 32-bit integer, float) and
+    one thread's work buffers (32-bit integer, unsigned, float) are."""
     n, secrets, guesses = sizes(pegs, colors, distinct, distinct_guesses)
-    return 2 * n, 2 * n, n + 1, ends(pegs, n, secrets, guesses)[-1], 2 * PACKED_MOST + 4 * BLOCK, guesses
+    work = 0
+    for length in work_lengths(pegs, n, secrets, guesses):
+        work += length
+    return 2 * n, 2 * n, n + 1, work, 2 * PACKED_MOST + 4 * BLOCK, guesses
+
+
+@njit(nogil=True, inline="always", error_model="numpy")
+def piece(buffer: Array, at: int, length: int) -> tuple[Array, int]:
+    """The view of ``buffer`` from ``at`` on, ``length`` long, and where the next starts."""
+    return buffer[at : at + length], at + length
 
 
 @njit(nogil=True, error_model="numpy")
@@ -784,29 +852,35 @@ def carve(
     wi: Array,
     wu: Array,
     wf: Array,
-) -> tuple[tuple[Array, ...], tuple[Array, ...], tuple[Array, ...]]:
+) -> tuple[BoardArrays, Work, Scratch]:
     """The board and one thread's work arrays, as views of the six flat
     buffers of :func:`lengths`."""
     n, secrets, guesses = sizes(pegs, colors, distinct, distinct_guesses)
-    board = (bu[:n], bu[n : 2 * n], bi[:n], bi[n : 2 * n], bf)
-    e0, e1, e2, e3, e4, e5, e6, e7, e8, e9, e10, e11, e12 = ends(pegs, n, secrets, guesses)
+    board = BoardArrays(bu[:n], bu[n : 2 * n], bi[:n], bi[n : 2 * n], bf)
+    sized = work_lengths(pegs, n, secrets, guesses)
+    counts, at = piece(wi, 0, sized[0])
+    alive, at = piece(wi, at, sized[1])
+    scored, at = piece(wi, at, sized[2])
+    block, at = piece(wi, at, sized[3])
+    is_cand, at = piece(wi, at, sized[4])
+    tmp, at = piece(wi, at, sized[5])
+    stack, at = piece(wi, at, sized[6])
+    slot_count, at = piece(wi, at, sized[7])
+    played_at, at = piece(wi, at, sized[8])
+    pool_row, at = piece(wi, at, sized[9])
+    pool_size, at = piece(wi, at, sized[10])
+    pools, at = piece(wi, at, sized[11])
+    kept, at = piece(wi, at, sized[12])
     # ``wu``: the candidates' pegs and colours, then the block's, and its two words of counters.
-    u = (2 * PACKED_MOST, 2 * PACKED_MOST + BLOCK, 2 * PACKED_MOST + 2 * BLOCK, 2 * PACKED_MOST + 3 * BLOCK)
-    ws = (
-        wi[:e0],
-        wf,
-        wi[e0:e1],
-        wu[:PACKED_MOST],
-        wu[PACKED_MOST : u[0]],
-        wi[e1:e2],
-        wi[e11:e12],
-        wu[u[0] : u[1]],
-        wu[u[1] : u[2]],
-        wu[u[2] : u[3]],
-        wu[u[3] :],
-    )
-    scratch = (wi[e2:e3], wi[e3:e4], wi[e4:e5], wi[e5:e6], wi[e6:e7], wi[e7:e8], wi[e8:e9], wi[e9:e10], wi[e10:e11])
-    return board, ws, scratch
+    cpos, at = piece(wu, 0, PACKED_MOST)
+    cmask, at = piece(wu, at, PACKED_MOST)
+    bpos, at = piece(wu, at, BLOCK)
+    bmask, at = piece(wu, at, BLOCK)
+    blo, at = piece(wu, at, BLOCK)
+    bhi, at = piece(wu, at, BLOCK)
+    work = Work(counts, wf, alive, cpos, cmask, scored, block, bpos, bmask, blo, bhi)
+    scratch = Scratch(is_cand, tmp, stack, slot_count, played_at, pool_row, pool_size, pools, kept)
+    return board, work, scratch
 
 
 def entry(
@@ -852,7 +926,7 @@ def entry(
     wi, wu, wf = carray(wi_p, (lwi,)), carray(wu_p, (lwu,)), carray(wf_p, (lwf,))
     board, ws, scratch = carve(pegs, colors, distinct, distinct_guesses, bu, bi, bf, wi, wu, wf)
     if fresh:
-        scratch[8][:] = -1
+        scratch.kept[:] = -1
     flags = carray(flags_p, (6,))
     depth_of = carray(depth_of_p, (codes,))
     return grow(

@@ -25,8 +25,14 @@ if TYPE_CHECKING:
 # module more to import than it saves anyone (a few milliseconds each).
 HERE = os.path.dirname(os.path.abspath(__file__))
 LIBRARY = os.path.join(HERE, "tree.so")
-# What the library is made from: when one changes, it is stale.
-SOURCES = (os.path.join(HERE, "..", "engine", "tree_kernel.py"), os.path.join(HERE, "build.py"))
+# What the library is made from (the kernel, the strategies whose switches
+# it records, its build): when one changes, it is stale.
+ENGINE = os.path.join(HERE, "..", "engine")
+SOURCES = (
+    os.path.join(ENGINE, "tree_kernel.py"),
+    os.path.join(ENGINE, "strategies.py"),
+    os.path.join(HERE, "build.py"),
+)
 # The entry's modes and the statuses of a grow (see ``tree_kernel.entry``).
 LENGTHS, BOARD, GROW = 0, 1, 2
 DONE = 0
@@ -38,9 +44,17 @@ SPLIT = 500
 
 
 def sources_stamp() -> list[list[int]]:
-    """The size and modification time of each source: what the library
-    records of them when it is built."""
-    return [[(st := os.stat(path)).st_size, st.st_mtime_ns] for path in SOURCES]
+    """The size and CRC-32 of each source: what the library records of them
+    when it is built (the contents, not the times, which a checkout
+    changes)."""
+    import zlib
+
+    stamp = []
+    for path in SOURCES:
+        with open(path, "rb") as source:
+            content = source.read()
+        stamp.append([len(content), zlib.crc32(content)])
+    return stamp
 
 
 def processor() -> str:
@@ -59,12 +73,12 @@ def processor() -> str:
 
 class Library:
     """The loaded library's entry, and what it plays: each strategy's
-    number and switches, and the most codes a board may have; and the
-    engine's default strategy."""
+    number and switches, and the most codes and colours a board may have;
+    and the engine's default strategy."""
 
-    def __init__(self, entry: Any, strategies: dict[str, Any], most_codes: int, default_strategy: str):
-        self.entry, self.strategies, self.most_codes = entry, strategies, most_codes
-        self.default_strategy = default_strategy
+    def __init__(self, entry: Any, built: Any):
+        self.entry, self.strategies, self.default_strategy = entry, built.STRATEGIES, built.DEFAULT_STRATEGY
+        self.most_codes, self.most_colors = built.CODES, built.COLORS
 
     def plays(self, pegs: int, colors: int, distinct: bool, distinct_guesses: bool, strategy: str) -> bool:
         """Whether the library plays ``strategy`` on this board (and it is a
@@ -73,7 +87,7 @@ class Library:
             strategy in self.strategies
             and all(isinstance(v, int) and not isinstance(v, bool) for v in (pegs, colors))
             and figures.MIN_PEGS <= pegs <= figures.MAX_PEGS
-            and figures.MIN_COLORS <= colors <= figures.MAX_COLORS
+            and figures.MIN_COLORS <= colors <= min(figures.MAX_COLORS, self.most_colors)
             and colors**pegs <= self.most_codes
             and (colors >= pegs or not (distinct or distinct_guesses))
         )
@@ -110,7 +124,7 @@ def _load() -> Library | None:
     }
     entry.argtypes = [kinds[k] for k in built.ARGUMENTS]
     entry.restype = ctypes.c_int64
-    return Library(entry, built.STRATEGIES, built.CODES, built.DEFAULT_STRATEGY)
+    return Library(entry, built)
 
 
 class Figures:
@@ -156,6 +170,7 @@ class Board:
         self.secret_codes = self.order[: self.secrets]  # a list: growing reorders ``order``
 
     def new_tasks(self) -> ctypes.Array[ctypes.c_int64]:
+        """A buffer for what a grow reports (see ``tree_kernel.grow``)."""
         return buffer(ctypes.c_int64, 3 + 2 * self.codes)
 
     def work(self) -> tuple[ctypes.Array[Any], ...]:
@@ -200,14 +215,19 @@ class Board:
         return self.entry(GROW, self.board, work, self.order, self.depth_of, self.allowed, *grown, tasks=tasks)
 
     def figures(self, first: int) -> Figures:
+        """The figures of the tree grown, whose first guess is ``first``."""
         depth_of = self.depth_of
         return Figures(first, self.secret_codes, [depth_of[s] for s in self.secret_codes])
 
 
-def threads() -> int:
+def thread_count() -> int | None:
     """Threads for a tree: every core, or ``NUMBA_NUM_THREADS``, as for the
-    engine's compiled kernels (one setting governs both)."""
-    return max(1, int(os.environ.get("NUMBA_NUM_THREADS") or os.cpu_count() or 1))
+    engine's compiled kernels (one setting governs both); None when that
+    setting is not a number (the engine reports it)."""
+    try:
+        return max(1, int(os.environ.get("NUMBA_NUM_THREADS") or os.cpu_count() or 1))
+    except ValueError:
+        return None
 
 
 def whole_tree(
@@ -220,12 +240,14 @@ def whole_tree(
     if lib is None or not lib.plays(pegs, colors, distinct, distinct_guesses, strategy):
         return None
     distinct = distinct or distinct_guesses  # guesses of different colours imply such a secret
-    board = Board(lib, pegs, colors, distinct, distinct_guesses, strategy)
-    if threads <= 1:
-        if board.grow(board.work(), 0, board.secrets, fresh=True) != DONE:
-            return None
-        return board.figures(board.tasks[1])
-    first = shared(board, threads)
+    try:
+        board = Board(lib, pegs, colors, distinct, distinct_guesses, strategy)
+        if threads <= 1:
+            first = board.tasks[1] if board.grow(board.work(), 0, board.secrets, fresh=True) == DONE else None
+        else:
+            first = shared(board, threads)
+    except (OSError, MemoryError):  # no memory for the buffers: the engine may fare better
+        return None
     return None if first is None else board.figures(first)
 
 

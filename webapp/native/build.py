@@ -19,6 +19,7 @@ when the library is missing or either of those differs.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -84,13 +85,18 @@ def strategy_table() -> dict[str, dict[str, Any]]:
 
 
 def build(target: Path = TARGET) -> Path:
-    """Compile the library into ``target``; returns its path."""
+    """Compile the library into ``target``; returns its path. ``built.py``
+    is written last (``make``'s target): an interrupted build leaves none,
+    and the command line uses no library until the next build."""
     import llvmlite.binding as llvm
     from numba import cfunc
 
     from ..engine import tree_kernel
     from ..engine.strategies import DEFAULT_STRATEGY
+    from . import processor, sources_stamp
 
+    sources = sources_stamp()  # before compiling: a source edited meanwhile makes the build stale
+    (target / "built.py").unlink(missing_ok=True)
     compile_c: Any = cfunc  # numba's decorators carry no annotations for their options
     compiled = compile_c(signature(), nopython=True, error_model="numpy")(tree_kernel.entry)
     module = llvm.parse_assembly(compiled._library.get_llvm_str())
@@ -100,28 +106,31 @@ def build(target: Path = TARGET) -> Path:
     machine = llvm.Target.from_default_triple().create_target_machine(
         cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(), opt=3, reloc="pic"
     )
-    target.mkdir(exist_ok=True)
-    with tempfile.TemporaryDirectory() as work:
+    # Made beside the target and renamed into place: a process that has the
+    # old library loaded keeps its file. No -lm: the interpreter that loads
+    # the library has the C maths library already.
+    with tempfile.TemporaryDirectory(dir=target) as work:
         objects = []
         for name, part in (("tree", module), ("stubs", stubs)):
             path = Path(work) / f"{name}.o"
             path.write_bytes(machine.emit_object(part))
             objects.append(str(path))
         library = Path(work) / "tree.so"
-        subprocess.run([shutil.which("ld") or "ld", "-shared", "-o", str(library), *objects, "-lm"], check=True)
-        shutil.move(library, target / "tree.so")
-    from . import processor, sources_stamp
-
-    (target / "built.py").write_text(
-        f"""# Made by `python -m webapp.native.build` with tree.so beside it: remake both with it.
-SOURCES = {sources_stamp()!r}
+        subprocess.run([shutil.which("ld") or "ld", "-shared", "-o", str(library), *objects], check=True)
+        os.replace(library, target / "tree.so")
+        about = Path(work) / "built.py"
+        about.write_text(
+            f"""# Made by `python -m webapp.native.build` with tree.so beside it: remake both with it.
+SOURCES = {sources!r}
 PROCESSOR = {processor()!r}
 ARGUMENTS = {ARGUMENTS!r}
 CODES = {tree_kernel.NATIVE_CODES!r}
+COLORS = {tree_kernel.MOST_COLORS!r}
 STRATEGIES = {strategy_table()!r}
 DEFAULT_STRATEGY = {DEFAULT_STRATEGY!r}
 """
-    )
+        )
+        os.replace(about, target / "built.py")
     return target / "tree.so"
 
 
