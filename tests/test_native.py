@@ -217,3 +217,12 @@ def test_the_installed_command_goes_through_the_door_and_past_it():
     refused = subprocess.run([MASTERMIND, "analyse", "--pegs", "7"], capture_output=True, text=True)
     assert (refused.returncode, refused.stdout) == (2, "")
     assert refused.stderr == "mastermind: error: Pegs must be from 2 to 6, not 7.\n"
+
+
+def test_a_single_worst_secret_is_worded_in_the_singular():
+    argv = ["analyse", "--preset", "bulls-and-cows", "--strategy", "entropy"]
+    (summary,) = json.loads(whole([*argv, "--json"]))
+    assert summary["histogram"][str(summary["max"])] == 1  # one secret needs the most guesses
+    last = command.quick_analysis(argv).splitlines()[-1]
+    assert last.startswith(f"Worst case, {summary['max']} guesses, for 1 secret: ")
+    assert last == whole(argv).splitlines()[-1]

@@ -108,5 +108,6 @@ def analysis_text(as_json: bool, label: str, secrets: int, summaries: list[dict]
     if len(summaries) == 1:
         depth, codes = worst[0]
         shown = " ".join(codes[:12]) + (" …" if len(codes) > 12 else "")
-        text += f"\nWorst case, {depth} guesses, for {len(codes)} secrets: {shown}\n"
+        secrets_word = "secret" if len(codes) == 1 else "secrets"
+        text += f"\nWorst case, {depth} guesses, for {len(codes)} {secrets_word}: {shown}\n"
     return text
