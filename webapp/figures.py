@@ -24,17 +24,27 @@ def peg_digit(peg: int) -> str:
     return "0" if peg == TENTH else str(peg)
 
 
+def code_pegs(index: int, pegs: int, colors: int) -> tuple[int, ...]:
+    """The colours (numbered from 1) of the code at ``index`` in ascending
+    order (``1111`` is 0).
+
+    >>> code_pegs(7, 4, 6)
+    (1, 1, 2, 2)
+    """
+    colours = []
+    for _ in range(pegs):
+        index, digit = divmod(int(index), colors)
+        colours.append(digit + 1)
+    return tuple(reversed(colours))
+
+
 def code_text(index: int, pegs: int, colors: int) -> str:
-    """The code at ``index`` in ascending order, written out (``1111`` is 0).
+    """The code at ``index``, written out.
 
     >>> code_text(7, 4, 6), code_text(123, 4, 10)
     ('1122', '1234')
     """
-    digits = []
-    for _ in range(pegs):
-        index, digit = divmod(index, colors)
-        digits.append(peg_digit(digit + 1))
-    return "".join(reversed(digits))
+    return "".join(peg_digit(peg) for peg in code_pegs(index, pegs, colors))
 
 
 def is_bulls_and_cows(pegs: int, colors: int, distinct_guesses: bool) -> bool:

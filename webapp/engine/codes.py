@@ -22,7 +22,7 @@ from ..figures import MAX_PEGS as MAX_PEGS
 from ..figures import MIN_COLORS as MIN_COLORS
 from ..figures import MIN_PEGS as MIN_PEGS
 from ..figures import TENTH as TENTH
-from ..figures import is_bulls_and_cows, size_label
+from ..figures import code_pegs, is_bulls_and_cows, size_label
 from ..figures import peg_digit as peg_digit
 
 # Arrays of code indices, any arrays, a game so far, JSON objects, and a
@@ -261,11 +261,7 @@ class Code:
     @classmethod
     def from_index(cls, index: int, size: GameSize) -> Code:
         """The code at ``index`` in ascending order."""
-        pegs = []
-        for _ in range(size.pegs):
-            index, digit = divmod(int(index), size.colors)
-            pegs.append(digit + 1)
-        return cls(tuple(reversed(pegs)))
+        return cls(code_pegs(index, size.pegs, size.colors))
 
     def index(self, size: GameSize) -> int:
         """Position of this code in ascending order (``1111`` is 0)."""

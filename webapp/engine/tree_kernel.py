@@ -146,6 +146,12 @@ def popcount(x: Any) -> Any:
 
 
 @njit(nogil=True, inline="always", error_model="numpy")
+def peg_of(packed: Any, k: int, pegs: int) -> int:
+    """The colour (from 0) of peg ``k`` (0 is the first) of a code's packed pegs."""
+    return int((packed >> np.uint64(4 * (pegs - 1 - k))) & np.uint64(15))
+
+
+@njit(nogil=True, inline="always", error_model="numpy")
 def black_common(gp: Any, gm: Any, cp: Any, cm: Any, pegs: int, ones: Any) -> tuple[Any, Any]:
     """Black pegs and colour matches of two codes given as their packed
     pegs (four bits each) and their colour counts in unary bits."""
@@ -241,7 +247,7 @@ def fill_pool(pool: Array, pegs: int, colors: int, played: int, allowed: Array, 
         if played == 0:
             prev, run, last_run = -1, 0, pegs + 1
             for k in range(pegs):
-                d = int((p >> np.uint64(4 * (pegs - 1 - k))) & np.uint64(15))
+                d = peg_of(p, k, pegs)
                 if d == prev:
                     run += 1
                 elif d == prev + 1:
@@ -261,7 +267,7 @@ def fill_pool(pool: Array, pegs: int, colors: int, played: int, allowed: Array, 
             while played >> expected & 1:
                 expected += 1
             for k in range(pegs):
-                d = int((p >> np.uint64(4 * (pegs - 1 - k))) & np.uint64(15))
+                d = peg_of(p, k, pegs)
                 bit = 1 << d
                 if (played & bit) == 0 and (seen & bit) == 0:
                     if d != expected:
@@ -490,7 +496,7 @@ def is_smallest_twin(gp: Any, dead_of_guess: int, dead: int, lowest: int, pegs: 
         return False
     previous = -1
     for j in range(pegs):
-        d = int((gp >> np.uint64(4 * (pegs - 1 - j))) & np.uint64(15))
+        d = peg_of(gp, j, pegs)
         if dead >> d & 1:
             if d < previous:
                 return False
