@@ -14,7 +14,7 @@ PORT ?= 5000
 
 TRANSLATIONS := webapp/translations
 
-.PHONY: run test lint chromium servers bench serve upgrade lock clean messages update-messages compile-messages bytecode native-if-possible
+.PHONY: run test lint chromium servers bench serve classroom upgrade lock clean messages update-messages compile-messages bytecode native-if-possible
 
 # The app alone for `make run` and `make serve`; the test tools too for `make test`.
 # Both install exactly the versions (and files, by hash) in requirements/,
@@ -79,6 +79,14 @@ upgrade: $(STAMP)
 # (deploy/nginx.conf), which reads whole requests first.
 serve: $(STAMP) compile-messages bytecode upgrade
 	$(BIN)/gunicorn -c deploy/gunicorn.conf.py --bind $(HOST):$(PORT)
+
+# A live class from the teacher's own computer (webapp/classroom.py): gunicorn
+# with deploy/gunicorn.conf.py's settings but one worker, on every address of
+# this machine; PUBLIC_URL and TRUSTED_HOSTS name its address on the Wi-Fi, so
+# the join link and QR code it prints open on the students' phones.
+# `make classroom HOST=192.168.1.23` serves that one address.
+classroom: $(STAMP) compile-messages bytecode upgrade
+	$(BIN)/python -m webapp.classroom --port $(PORT)$(if $(filter command line,$(origin HOST)), --host $(HOST))
 
 # The app's modules compiled to bytecode ahead of use (only the changed ones;
 # a few hundredths of a second when nothing changed), so no command compiles

@@ -32,15 +32,15 @@ def wants_json() -> bool:
     return request.path.startswith("/api/") or request.endpoint in JSON_ENDPOINTS
 
 
-def error_response(status: int, message: str):
-    """A JSON or HTML error with ``message`` and ``status``; plain text when
-    no page can be drawn (a ``Host`` header the app does not trust leaves it
-    no address to build links on)."""
+def error_response(status: int, message: str, page: str = "error.html", **context):
+    """A JSON or HTML error with ``message`` and ``status`` (``page``, a
+    template extending error.html, may say more with ``context``); plain
+    text when no page can be drawn (no address to build its links on)."""
     if wants_json():
         return make_response(jsonify(error=message), status)
     if request_ctx.url_adapter is None:
         return make_response((message, status, {"Content-Type": "text/plain; charset=utf-8"}))
-    return make_response(render_template("error.html", status=status, message=message), status)
+    return make_response(render_template(page, status=status, message=message, **context), status)
 
 
 def init_app(app) -> None:

@@ -16,6 +16,9 @@ answer carries.
 - **The site's own address** is ``PUBLIC_URL`` when set; otherwise the
   request's, and a ``Host`` header not in ``TRUSTED_HOSTS`` is refused
   (Flask's own check), so no link the app gives out names another host.
+  The refusal is a 400 page in the visitor's language saying where the site
+  is, drawn on the site's own address (its style sheets and scripts are
+  served to any host: they name none).
 - **Headers on every answer** (Flask-Talisman): a Content-Security-Policy
   that allows only the app's own scripts, styles and images, no framing,
   ``nosniff``, and ``Referrer-Policy: same-origin``. HTTPS is the proxy's
@@ -73,6 +76,8 @@ class AsciiNumber(IntegerConverter):
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # The hosts a request may name when PUBLIC_URL does not say: this machine.
 LOCAL_HOSTS = ["127.0.0.1", "localhost", "::1"]
+# A refused Host header is shown to its sender cut to this many characters.
+SHOWN_HOST = 80
 
 
 def site_origin(public_url: str | None, scheme: str, host: str) -> str:
@@ -121,10 +126,26 @@ def trusted_hosts(config) -> list[str] | None:
     return [urlsplit(public).hostname or ""] + LOCAL_HOSTS if public else LOCAL_HOSTS
 
 
+def own_address(public_url: str | None, scheme: str) -> tuple[str, str]:
+    """The scheme and host a refused request's page is drawn on: the public
+    URL's, else this machine's name (the page's links are relative, so only
+    an absolute link would show it).
+
+    >>> own_address("https://mm.example/", "http"), own_address(None, "http")
+    (('https', 'mm.example'), ('http', 'localhost'))
+    """
+    if public_url:
+        parts = urlsplit(public_url)
+        return parts.scheme, parts.netloc
+    return scheme, "localhost"
+
+
 def init_app(app) -> None:
     from flask import abort, g, request
+    from flask.globals import request_ctx
     from flask_babel import gettext
     from flask_talisman import Talisman
+    from werkzeug.exceptions import SecurityError
 
     from .errors import error_response
 
@@ -132,8 +153,43 @@ def init_app(app) -> None:
     app.url_map.converters["int"] = AsciiNumber  # before any route is added
 
     @app.before_request
+    def only_trusted_hosts():
+        """Registered first of all. Flask refused the ``Host`` header as the
+        request arrived (``routing_exception``), leaving it no address; the
+        request is bound to the site's own, matched there (so a static file
+        is served as usual), and anything else gets the page."""
+        if not isinstance(request.routing_exception, SecurityError):
+            return None
+        environ = request.environ
+        named = (environ.get("HTTP_HOST") or environ.get("SERVER_NAME") or "")[:SHOWN_HOST]
+        public = app.config.get("PUBLIC_URL")
+        scheme, host = own_address(public, request.scheme)
+        request.host = host  # so nothing drawn for this request reads the refused one
+        request_ctx.url_adapter = app.url_map.bind(
+            host,
+            script_name=request.root_path or None,
+            subdomain=app.url_map.default_subdomain or "",
+            url_scheme=scheme,
+            default_method=request.method,
+            path_info=request.path,
+        )
+        request.routing_exception = None
+        request_ctx.match_request()
+        if request.endpoint == "static" and request.routing_exception is None:
+            return None
+        said = gettext("This server does not answer to the address %(host)s.", host=named)
+        if public:
+            where = gettext("Open the site at its own address: %(address)s", address=public)
+        else:
+            where = gettext(
+                "Open the site at the address you were given; whoever runs it can add this one "
+                "to its TRUSTED_HOSTS setting."
+            )
+        return error_response(400, f"{said} {where}", "refused_host.html", host=named, address=public)
+
+    @app.before_request
     def only_this_site():
-        """Registered first, so a refusal comes before anything is read or counted."""
+        """Registered next, so a refusal comes before anything is read or counted."""
         if request.method not in UNSAFE_METHODS:
             return None
         own = site_origin(app.config.get("PUBLIC_URL"), request.scheme, request.host)

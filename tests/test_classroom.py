@@ -1,0 +1,268 @@
+"""`make classroom` (webapp/classroom.py): the addresses a phone can open,
+the settings the app is served with, the page a refused ``Host`` gets, and
+the launcher itself serving a "LAN" address (127.0.0.2, on Linux's loopback)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from webapp import classroom, create_app
+from webapp.classroom import app_environment, banner, interface_addresses, lan_addresses
+
+ROOT = Path(__file__).resolve().parent.parent
+
+IP_OUTPUT = """\
+1: lo    inet 127.0.0.1/8 scope host lo\\       valid_lft forever preferred_lft forever
+2: wlp2s0    inet 192.168.1.23/24 brd 192.168.1.255 scope global dynamic wlp2s0\\       valid_lft 86000sec
+3: enp0s31f6    inet 169.254.10.7/16 brd 169.254.255.255 scope link enp0s31f6\\       valid_lft forever
+4: docker0    inet 172.17.0.1/16 brd 172.17.255.255 scope global docker0\\       valid_lft forever
+5: wg0    inet 10.8.0.2/24 scope global wg0\\       valid_lft forever preferred_lft forever
+6: eth1@if9    inet 10.20.30.40/24 brd 10.20.30.255 scope global eth1\\       valid_lft forever
+"""
+
+
+# --- the addresses ----------------------------------------------------------------------------------
+
+
+def test_ip_output_gives_each_interfaces_address():
+    assert interface_addresses(IP_OUTPUT) == [
+        ("lo", "127.0.0.1"),
+        ("wlp2s0", "192.168.1.23"),
+        ("enp0s31f6", "169.254.10.7"),
+        ("docker0", "172.17.0.1"),
+        ("wg0", "10.8.0.2"),
+        ("eth1", "10.20.30.40"),
+    ]
+    assert interface_addresses("") == []
+
+
+def test_loopback_link_local_and_virtual_interfaces_are_left_out():
+    # The default route goes through the VPN here: its address is still left out.
+    found = lan_addresses(["10.8.0.2", "127.0.1.1"], interface_addresses(IP_OUTPUT))
+    assert found == ["192.168.1.23", "10.20.30.40"]
+
+
+def test_private_addresses_come_first_each_once():
+    found = lan_addresses(["131.159.0.1", "192.168.43.5", "0.0.0.0", "224.0.0.1", "not an address"])
+    assert found == ["192.168.43.5", "131.159.0.1"]  # a public one (a university's) after
+    assert lan_addresses(["192.168.43.5"], [("wlan0", "192.168.43.5")]) == ["192.168.43.5"]
+    assert lan_addresses([], [("lo", "127.0.0.1")]) == []
+
+
+def test_classroom_address_names_the_addresses_to_give_out():
+    assert classroom.find_addresses({"CLASSROOM_ADDRESS": " 10.0.0.5, 127.0.0.2 "}) == ["10.0.0.5", "127.0.0.2"]
+
+
+# --- the settings the app is served with ------------------------------------------------------------
+
+
+def test_the_public_url_is_on_the_first_address_and_only_this_machine_is_trusted():
+    env = app_environment(["192.168.1.23", "10.0.0.5"], 5000, {})
+    assert env["MASTERMIND_PUBLIC_URL"] == "http://192.168.1.23:5000"
+    assert json.loads(env["MASTERMIND_TRUSTED_HOSTS"]) == ["192.168.1.23", "10.0.0.5", "127.0.0.1", "localhost", "::1"]
+
+
+def test_the_users_own_settings_are_kept():
+    env = app_environment(
+        ["192.168.1.23"], 5000, {"PUBLIC_URL": "https://class.example", "TRUSTED_HOSTS": "a.example, b"}
+    )
+    assert env["MASTERMIND_PUBLIC_URL"] == "https://class.example"
+    assert json.loads(env["MASTERMIND_TRUSTED_HOSTS"]) == [
+        "192.168.1.23",
+        "127.0.0.1",
+        "localhost",
+        "::1",
+        "class.example",
+        "a.example",
+        "b",
+    ]
+    prefixed = {"MASTERMIND_PUBLIC_URL": "http://laptop.local:5000", "MASTERMIND_TRUSTED_HOSTS": '["c.example"]'}
+    env = app_environment(["192.168.1.23"], 5000, prefixed)
+    assert env["MASTERMIND_PUBLIC_URL"] == "http://laptop.local:5000"
+    assert json.loads(env["MASTERMIND_TRUSTED_HOSTS"])[-2:] == ["laptop.local", "c.example"]
+
+
+def test_without_an_address_the_apps_defaults_stay():
+    assert app_environment([], 5000, {"PUBLIC_URL": "https://class.example"}) == {}
+
+
+def test_the_app_reads_the_settings_as_given(monkeypatch, tmp_path):
+    for name in ("PUBLIC_URL", "TRUSTED_HOSTS", "MASTERMIND_PUBLIC_URL", "MASTERMIND_TRUSTED_HOSTS"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in app_environment(["192.168.1.23"], 5077, {}).items():
+        monkeypatch.setenv(name, value)
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "c.sqlite3"), "WARM_UP": False})
+    try:
+        assert app.config["PUBLIC_URL"] == "http://192.168.1.23:5077"
+        assert app.config["TRUSTED_HOSTS"] == ["192.168.1.23", "127.0.0.1", "localhost", "::1"]
+    finally:
+        app.extensions["jobs"].stop()
+        app.extensions["store"].close()
+
+
+def test_this_machines_names_are_the_apps():
+    from webapp.web.security import LOCAL_HOSTS
+
+    assert classroom.LOCAL_HOSTS == LOCAL_HOSTS
+
+
+def test_the_banner_shows_the_join_address_its_qr_code_and_what_to_do():
+    shown = banner("http://192.168.1.23:5000", ["10.0.0.5"], 5000)
+    assert "http://192.168.1.23:5000/join" in shown and "http://10.0.0.5:5000/join" in shown
+    assert sum("█" in line for line in shown.splitlines()) >= 10
+    assert "hotspot" in shown
+    alone = banner(None, [], 5000)
+    assert "No network address found" in alone and "http://127.0.0.1:5000/" in alone and "█" not in alone
+
+
+# --- a refused Host ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def public_app(db_config):
+    app = create_app({**db_config, "TESTING": True, "PUBLIC_URL": "http://192.168.1.23:5000"})
+    yield app
+    app.extensions["jobs"].stop()
+    app.extensions["store"].close()
+
+
+FOREIGN = "192.0.2.99:5000"
+
+
+def test_a_refused_host_gets_the_sites_page_in_german(public_app):
+    client = public_app.test_client()
+    resp = client.get("/join", headers={"Host": FOREIGN, "Accept-Language": "de"})
+    page = resp.get_data(as_text=True)
+    assert resp.status_code == 400 and resp.mimetype == "text/html"
+    assert '<html lang="de"' in page and 'class="brand"' in page and "/static/style.css" in page
+    assert "Dieser Server antwortet nicht unter der Adresse 192.0.2.99:5000." in page
+    assert (
+        'Öffne die Website unter ihrer eigenen Adresse: <a href="http://192.168.1.23:5000">http://192.168.1.23:5000</a>'
+        in page
+    )
+    assert "not trusted" not in page and 'href="http://192.0.2.99' not in page
+    assert "Set-Cookie" not in resp.headers  # refused before anything is read or kept
+
+
+def test_the_language_cookie_chooses_too(client):
+    client.set_cookie("lang", "es", domain="evil.example")  # chosen there, as a browser keeps it
+    page = client.get("/", headers={"Host": "evil.example"}).get_data(as_text=True)
+    assert '<html lang="es"' in page and "Este servidor no responde en la dirección evil.example." in page
+    assert "TRUSTED_HOSTS" in page  # no public address to send the visitor to
+
+
+@pytest.mark.parametrize("path", ["/join", "/nowhere", "/games/1"])
+def test_every_path_and_method_gets_the_same_page(public_app, path):
+    client = public_app.test_client()
+    for method, headers in (("GET", {}), ("POST", {"Origin": "http://evil.example"}), ("POST", {})):
+        resp = client.open(path, method=method, headers={"Host": FOREIGN, **headers})
+        assert resp.status_code == 400, (path, method)
+        assert "This server does not answer to the address 192.0.2.99:5000." in resp.get_data(as_text=True)
+
+
+def test_the_api_answers_in_json(public_app):
+    resp = public_app.test_client().post("/api/live", json={}, headers={"Host": FOREIGN, "Accept-Language": "es"})
+    assert resp.status_code == 400
+    assert resp.get_json() == {
+        "error": "Este servidor no responde en la dirección 192.0.2.99:5000. "
+        "Abre el sitio en su propia dirección: http://192.168.1.23:5000"
+    }
+
+
+def test_the_pages_style_is_served_to_a_refused_host(client):
+    resp = client.get("/static/style.css", headers={"Host": "evil.example"})
+    assert resp.status_code == 200 and resp.mimetype == "text/css"
+
+
+def test_a_hostile_host_is_shown_escaped(client):
+    resp = client.get("/", headers={"Host": '"><script>x</script>'})
+    page = resp.get_data(as_text=True)
+    assert resp.status_code == 400 and "<script>x" not in page and "&lt;script&gt;x" in page
+
+
+# --- the launcher -----------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def read_until(process: subprocess.Popen, marker: bytes, waits: int = 600) -> str:
+    """The process's output up to ``marker``, read as it comes (each wait
+    ends when output arrives; a bounded number of them)."""
+    out = b""
+    fd = process.stdout.fileno()  # type: ignore[union-attr]
+    for _ in range(waits):
+        if select.select([fd], [], [], 0.5)[0]:
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break  # the process ended
+            out += chunk
+            if marker in out:
+                return out.decode()
+    raise AssertionError(f"no {marker!r} in the launcher's output:\n{out.decode(errors='replace')}")
+
+
+def call(host: str, port: int, method: str, path: str, headers=None, body=None):
+    conn = http.client.HTTPConnection(host, port, timeout=120)  # the first request waits for the worker's start
+    try:
+        data = None if body is None else json.dumps(body)
+        sent = {**({"Content-Type": "application/json"} if body is not None else {}), **(headers or {})}
+        conn.request(method, path, data, sent)
+        resp = conn.getresponse()
+        return resp.status, resp.read().decode()
+    finally:
+        conn.close()
+
+
+def test_the_launcher_serves_the_phones_address(tmp_path):
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.endswith(("PUBLIC_URL", "TRUSTED_HOSTS"))}
+    for name in ("DATABASE_URL", "REDIS_URL", "WEB_CONCURRENCY", "MASTERMIND_DATABASE_URL", "MASTERMIND_REDIS_URL"):
+        env.pop(name, None)
+    env.update(
+        CLASSROOM_ADDRESS="127.0.0.2",
+        MASTERMIND_DATABASE=str(tmp_path / "classroom.sqlite3"),
+        MASTERMIND_WARM_UP="false",
+        MASTERMIND_JOBS_PERIODIC="false",
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-m", "webapp.classroom", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        shown = read_until(process, b"Ctrl+C stops the server.")  # printed once the port listens
+        site = f"http://127.0.0.2:{port}"
+        assert f"{site}/join" in shown and sum("█" in line for line in shown.splitlines()) >= 10
+
+        status, page = call("127.0.0.2", port, "GET", "/join")  # Host: 127.0.0.2:<port>, as a phone sends it
+        assert status == 200 and 'action="/join"' in page
+        status, body = call("127.0.0.2", port, "POST", "/api/live", body={})
+        assert status == 201 and json.loads(body)["join_url"].startswith(f"{site}/join/")
+        assert call("127.0.0.1", port, "GET", "/join")[0] == 200  # the teacher's own browser, by its name
+        status, page = call("127.0.0.2", port, "GET", "/join", headers={"Host": f"evil.example:{port}"})
+        assert status == 400 and f'<a href="{site}">{site}</a>' in page
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(30)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        process.stdout.close()  # type: ignore[union-attr]
