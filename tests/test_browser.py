@@ -181,7 +181,7 @@ def test_suggestion_button(page, live_server, app):
     expect(page.locator(".suggested-code")).to_have_text("1234")
     # The hint is announced, focus stays where it was (no keyboard pops up on
     # a phone), and the caret waits after the code: Backspace removes its last peg.
-    expect(page.locator("#announce")).to_have_text("entropy suggests 1234; it is now in the guess field.")
+    expect(page.locator("#announce")).to_have_text("Entropy suggests 1234; it is now in the guess field.")
     expect(page.locator("#guess-input")).not_to_be_focused()
     page.locator("#guess-input").focus()
     assert page.evaluate("document.getElementById('guess-input').selectionStart") == 4

@@ -122,7 +122,7 @@ def test_classroom_presenter_mode(page, live_server, browser):
     assert "3632" not in page.content()
     page.keyboard.press("ArrowRight")
     expect(page.locator("#step ol.rows > li")).to_have_count(1)
-    expect(page.locator("#why")).to_contain_text("scores best by knuth's rule")
+    expect(page.locator("#why")).to_contain_text("scores best by the Knuth rule")
     expect(page.locator("#step-announce")).to_contain_text("Guess 1: 1122 got")
     shot(page, "classroom-presenter-1280x720.png", full_page=False)
     page.set_viewport_size({"width": 1920, "height": 1080})

@@ -66,6 +66,9 @@ def test_results_list_each_player(client, challenge):
     assert data["benchmarks"]["optimal"] == analyse("optimal", SIZE).depths[Code.parse("5241", SIZE).index(SIZE)]
     page = text(client.get(challenge["results_page"]))
     assert "3 players: 2 finished, 1 still playing" in page
+    knuth_needs = data["benchmarks"]["knuth"]
+    assert f'<span data-strategy="knuth">Knuth needs {knuth_needs} guesses</span>' in page  # named for people
+    assert '<span data-strategy="optimal">Optimal needs' in page
     assert '<th scope="row">anonymous</th>' in page
     german = text(client.get(challenge["results_page"], headers={"Accept-Language": "de"}))
     assert '<th scope="row">anonym</th>' in german  # the page's word; the API keeps "anonymous"

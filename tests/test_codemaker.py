@@ -263,3 +263,17 @@ def test_pages_without_javascript(client):
     assert text(bad).lstrip().startswith('<section id="codemaker"')
     client.post(url + "/undo", data={"move": "1"})
     assert '<span class="code-text current-guess">1122</span>' in text(client.get(url))
+
+
+def test_the_strategy_is_named_for_people(client):
+    """The form offers names with the keys as values; the game's page names
+    its strategy, and the address and the API keep the key."""
+    form = text(client.get("/codemaker?lang=de"))
+    assert '<option value="most-parts" >Meiste Teile</option>' in form
+    assert '<option value="knuth" selected>Knuth</option>' in form
+    made = client.post("/codemaker", data={"pegs": "3", "colors": "4", "strategy": "most-parts"})
+    assert made.status_code == 303
+    page = text(client.get(made.headers["Location"]))
+    assert "<small>3×4, Most parts</small>" in page
+    game_id = made.headers["Location"].rsplit("/", 1)[1]
+    assert client.get(f"/api/codemaker/{game_id}").get_json()["strategy"] == "most-parts"

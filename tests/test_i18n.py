@@ -212,3 +212,23 @@ def test_a_hints_time_is_written_the_german_way(client, app):
     assert re.search(r"Berechnet in \d+,\d ms\.", german.get_data(as_text=True))
     english = client.get(f"/games/{game.id}").get_data(as_text=True)  # the hint is kept, with its time
     assert re.search(r"Worked out in \d+\.\d ms\.", english)
+
+
+def test_every_strategy_has_a_name_for_people(app):
+    """A strategy named for a person keeps the name in every language; one
+    named for what it does is translated; no name is its key."""
+    from webapp.engine import PRESETS
+    from webapp.engine.lines import BEST_CANDIDATE
+    from webapp.words import STRATEGY_TITLES, strategy_title
+
+    assert set(STRATEGY_TITLES) == {*PRESETS, BEST_CANDIDATE.name}
+    names = {}
+    for lang in ("en", "de", "es"):
+        with app.test_request_context(f"/?lang={lang}"):
+            names[lang] = {key: strategy_title(key) for key in STRATEGY_TITLES}
+    assert names["en"]["most-parts"] == "Most parts" and names["en"]["minimax-lex"] == "Lexicographic minimax"
+    assert names["de"]["most-parts"] == "Meiste Teile" and names["es"]["most-parts"] == "Más partes"
+    assert names["de"]["knuth"] == names["es"]["knuth"] == "Knuth" and names["es"]["irving"] == "Irving"
+    for lang, titles in names.items():
+        assert not [key for key, title in titles.items() if title == key], lang
+        assert len(set(titles.values())) == len(titles), lang  # no two strategies named alike

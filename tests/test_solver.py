@@ -7,10 +7,11 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from webapp import store
-from webapp.engine import Code, GameSize, analyse, best_guess, feedback, get_strategy
+from webapp.engine import PRESETS, Code, GameSize, analyse, best_guess, feedback, get_strategy
 from webapp.engine.codes import conceal
 from webapp.engine.lines import BEST_CANDIDATE, DEEPEST, GREEDY, adversary_line, greedy_line
 from webapp.settings import size_params
+from webapp.words import strategy_title
 
 HX = {"HX-Request": "true"}
 
@@ -122,14 +123,16 @@ def test_every_codebreaker_compared(db_config):
     html = text(client.get(url, headers={"HX-Request": "true"}))
     table = html[html.index('<table class="lengths"') : html.index("</table>", html.index('<table class="lengths"'))]
     found = re.findall(
-        r'<th scope="row">([\w-]+)</th>\s*<td>(?:<a[^>]*>|<strong[^>]*>)(\d+) guesses.*?</td>\s*'
+        r'<th scope="row">([^<]+)</th>\s*<td>(?:<a[^>]*>|<strong[^>]*>)(\d+) guesses.*?</td>\s*'
         r"<td>(?:<a[^>]*>|<strong[^>]*>)(\d+) guesses",
         table,
         re.S,
     )
-    names = [name for name, _, _ in found]
-    assert names[0] == "best-candidate" and "knuth" in names and "optimal" in names
-    for name, greedy, deepest in found:
+    titles = [title for title, _, _ in found]
+    assert titles[0] == "Best candidate" and "Knuth" in titles and "Optimal" in titles  # named for people
+    keys = {strategy_title(name): name for name in [BEST_CANDIDATE.name, *PRESETS]}
+    for title, greedy, deepest in found:
+        name = keys[title]
         strategy = BEST_CANDIDATE if name == "best-candidate" else get_strategy(name)
         assert int(greedy) == len(adversary_line(strategy, GameSize(), GREEDY).rows)
         assert int(deepest) == analyse(strategy, GameSize()).max
@@ -325,7 +328,7 @@ def test_classroom_off_the_optimal_tree_searches_in_the_background(db_config):
     page = client.get(f"/solver/classroom?{query}")
     assert page.status_code == 200
     html = text(page)
-    assert 'id="step"' in html and "optimal is searching for its guess after 1 guess" in html
+    assert 'id="step"' in html and "Optimal is searching for its guess after 1 guess" in html
     assert 'http-equiv="refresh"' in html  # without JavaScript the page asks again
     waiting = client.get(f"/api/solver/step?{query}")
     assert waiting.status_code == 202 and waiting.get_json()["status"] == "queued"
@@ -382,3 +385,54 @@ def test_playing_board_has_no_classroom_link(app, client):
     with app.app_context():
         game = store.create_game(GameSize(), 10)
     assert "How Knuth would have played" not in text(client.get(f"/games/{game.id}"))
+
+
+# --- strategies named for people -----------------------------------------------------------
+
+
+def shown_text(html: str) -> str:
+    """What a reader sees of ``html``: no attribute values (keys live there)."""
+    return re.sub(r'="[^"]*"', "", html)
+
+
+def test_the_classroom_names_its_strategy_for_people(client):
+    """most-parts reads "Most parts" (in German "Meiste Teile") in the title,
+    the heading, the step and the form; the key stays in the values and links."""
+    url = "/solver/classroom?strategy=most-parts&history=1122:1,0"
+    html = text(client.get(url))
+    assert "<title>Classroom: Most parts, step by step: Mastermind lab</title>" in html
+    assert "<h1>Most parts, step by step" in html and "Next: Most parts guesses" in html
+    assert '<option value="most-parts" selected>Most parts</option>' in html
+    assert '<option value="knuth" >Knuth</option>' in html
+    assert "strategy=most-parts" in html and "most-parts" not in shown_text(html)
+    german = text(client.get(url + "&lang=de"))
+    assert "<title>Klassenzimmer: Meiste Teile, Schritt für Schritt: Mastermind lab</title>" in german
+    assert '<option value="most-parts" selected>Meiste Teile</option>' in german
+    assert "Als Nächstes rät die Strategie „Meiste Teile“" in german
+    assert '<option value="knuth" >Knuth</option>' in german  # a person's name stays
+
+
+def test_the_step_api_names_the_strategy_in_its_sentence_and_keeps_the_key(client):
+    query = "/api/solver/step?strategy=most-parts&history=1122:1,0"
+    data = client.get(query).get_json()
+    assert data["strategy"] == "most-parts" and "scores best by the Most parts rule" in data["why"]
+    german = client.get(query, headers={"Accept-Language": "de"}).get_json()
+    assert german["strategy"] == "most-parts" and "nach der Regel „Meiste Teile“" in german["why"]
+    spanish = client.get(query, headers={"Accept-Language": "es"}).get_json()
+    assert "según la regla «Más partes»" in spanish["why"]
+
+
+def test_compare_tree_and_optimal_game_name_strategies_for_people(client):
+    html = text(client.get("/solver/compare?pegs=3&colors=4"))
+    assert '<a href="#strategy-most-parts">Most parts</a>' in html and '<li id="strategy-knuth">' in html
+    assert "<h3>Lexicographic minimax</h3>" in html and "<h3>Irving</h3>" in html
+    assert "Entropy: secrets solved in each number of guesses" in html
+    assert "minimax-lex" not in shown_text(html)
+    tree = text(client.get("/solver/tree?pegs=3&colors=4&strategy=entropy"))
+    assert "<title>The Entropy decision tree, 3×4: Mastermind lab</title>" in tree
+    assert '<option value="entropy" selected>Entropy</option>' in tree and "Entropy, 3×4: guess 1 is" in tree
+    game = text(client.get("/solver/optimal-game?strategy=knuth"))
+    assert '<option value="knuth" selected>Knuth</option>' in game
+    assert '<option value="best-candidate" >Best candidate (default)</option>' in game
+    assert "Knuth against the greedy adversary, 4×6: 5 guesses" in game
+    assert "plays against the Knuth strategy" in game

@@ -40,10 +40,24 @@ def test_suggestion_without_javascript_survives_reload(client, app, game):
     resp = client.post(f"/games/{game.id}/suggestion", data={"strategy": "irving"})
     assert resp.status_code == 303
     html = client.get(f"/games/{game.id}").get_data(as_text=True)
-    assert "<strong>irving</strong> suggests" in html
+    assert "<strong>Irving</strong> suggests" in html
     # After the next guess the old suggestion is gone.
     client.post(f"/games/{game.id}/guesses", data={"guess": "3456", "move": "2"})
     assert "suggests" not in client.get(f"/games/{game.id}").get_data(as_text=True)
+
+
+def test_the_strategies_are_named_for_people(client, game):
+    """The select shows names (a person's as it is, a description translated);
+    its values are the keys the form posts."""
+    html = client.get(f"/games/{game.id}").get_data(as_text=True)
+    assert re.search(r'<option value="knuth" [^>]*selected>Knuth</option>', html)
+    assert re.search(r'<option value="most-parts" [^>]*>Most parts</option>', html)
+    german = client.get(f"/games/{game.id}?lang=de").get_data(as_text=True)
+    assert re.search(r'<option value="most-parts" [^>]*>Meiste Teile</option>', german)
+    answer = client.post(f"/games/{game.id}/suggestion?lang=es", data={"strategy": "most-parts"}, headers=HX)
+    spanish = answer.get_data(as_text=True)
+    assert "<strong>Más partes</strong> sugiere" in spanish
+    assert "La estrategia «Más partes» sugiere" in spanish  # the announcement
 
 
 def test_suggestions_are_counted_per_move(client, game):

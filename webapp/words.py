@@ -17,6 +17,7 @@ from flask_babel import format_decimal, gettext, lazy_gettext, ngettext
 
 from .engine.codes import JSON, GameSize, digit_range, example
 from .engine.position import Why
+from .engine.strategies import Strategy
 
 # The score names the strategies use (the API keeps these keys in English).
 SCORE_NAMES = {
@@ -60,7 +61,7 @@ def pool_words(pool: str) -> str:
 
 def why_words(why: Why) -> str:
     """One sentence on which score and which tie-break chose the guess."""
-    n = format_decimal(why.n)
+    n, strategy = format_decimal(why.n), strategy_title(why.strategy)
     if why.kind == "none":
         return ""
     if why.kind == "solved":
@@ -76,7 +77,7 @@ def why_words(why: Why) -> str:
         return gettext(
             "%(strategy)s reads its guess from the exact optimal decision tree: from here, %(guess)s needs "
             "the fewest guesses in total over the %(n)s codes still possible.",
-            strategy=why.strategy,
+            strategy=strategy,
             guess=why.guess,
             n=n,
         )
@@ -84,7 +85,7 @@ def why_words(why: Why) -> str:
         return gettext(
             "This position is off the shipped optimal tree, so %(strategy)s searched from here: %(guess)s "
             "needs the fewest guesses in total over the %(n)s codes still possible.",
-            strategy=why.strategy,
+            strategy=strategy,
             guess=why.guess,
             n=n,
         )
@@ -92,40 +93,40 @@ def why_words(why: Why) -> str:
         return gettext(
             "%(strategy)s reads its guess from the tree this project searched for this board, the best one "
             "known (no optimum is known here): with %(n)s codes still possible, it plays %(guess)s.",
-            strategy=why.strategy,
+            strategy=strategy,
             guess=why.guess,
             n=n,
         )
     if why.kind == "off-tree":
         return gettext(
-            "This game has left the searched tree of %(strategy)s, so %(strategy)s plays the entropy rule "
+            "This game has left the searched tree of the %(strategy)s strategy, so it plays the entropy rule "
             "here: %(guess)s.",
-            strategy=why.strategy,
+            strategy=strategy,
             guess=why.guess,
         )
     if why.kind == "first-candidate":
         return gettext(
             "With %(n)s codes left, %(strategy)s guesses the first of them, %(guess)s.",
             n=n,
-            strategy=why.strategy,
+            strategy=strategy,
             guess=why.guess,
         )
     if why.kind == "random":
         return gettext(
             "%(strategy)s draws one of the %(n)s codes still possible at random: %(guess)s.",
-            strategy=why.strategy,
+            strategy=strategy,
             n=n,
             guess=why.guess,
         )
     if why.kind == "first-in-order":
         return gettext(
             "%(strategy)s guesses the first of the %(n)s codes still possible in ascending order.",
-            strategy=why.strategy,
+            strategy=strategy,
             n=n,
         )
     facts = {
         "guess": why.guess,
-        "strategy": why.strategy,
+        "strategy": strategy,
         "score": score_words(why.score),
         "scored": format_decimal(why.scored),
         "pool": pool_words(why.pool),
@@ -134,14 +135,14 @@ def why_words(why: Why) -> str:
     }
     if why.ties == 1:
         return gettext(
-            "%(guess)s scores best by %(strategy)s's rule (%(score)s); no other of the %(scored)s guesses "
+            "%(guess)s scores best by the %(strategy)s rule (%(score)s); no other of the %(scored)s guesses "
             "scored (%(pool)s) does as well.",
             **facts,
         )
     head = ngettext(
-        "%(guess)s scores best by %(strategy)s's rule (%(score)s), tied with %(num)d other guess of the "
+        "%(guess)s scores best by the %(strategy)s rule (%(score)s), tied with %(num)d other guess of the "
         "%(scored)s scored (%(pool)s)",
-        "%(guess)s scores best by %(strategy)s's rule (%(score)s), tied with %(num)d other guesses of the "
+        "%(guess)s scores best by the %(strategy)s rule (%(score)s), tied with %(num)d other guesses of the "
         "%(scored)s scored (%(pool)s)",
         why.ties - 1,
         **facts,
@@ -240,7 +241,7 @@ def not_offered(strategy, size: GameSize) -> str:
     """A strategy the pages do not offer for ``size``."""
     return gettext(
         "%(strategy)s is not offered for %(size)s: choose another strategy.",
-        strategy=strategy.name,
+        strategy=strategy_title(strategy),
         size=size_label(size),
     )
 
@@ -266,19 +267,19 @@ def _line_too_slow(d: dict) -> str:
     }
     if d["why"] == "pairs":
         what = gettext(
-            "The line of %(strategy)s on %(size)s (%(codes)s codes) would score %(pairs)s (guess, code) pairs "
-            "at guess %(depth)d",
+            "The %(strategy)s line on %(size)s (%(codes)s codes) would score %(pairs)s (guess, code) pairs at "
+            "guess %(depth)d",
             pairs=_n(d["pairs"]),
             depth=d["depth"],
             **facts,
         )
     elif d["why"] == "tree":
         what = gettext(
-            "The line of %(strategy)s on %(size)s (%(codes)s codes) needs the codebreaker's whole decision tree",
+            "The %(strategy)s line on %(size)s (%(codes)s codes) needs the codebreaker's whole decision tree",
             **facts,
         )
     else:
-        what = gettext("The line of %(strategy)s on %(size)s (%(codes)s codes) would need an exact search", **facts)
+        what = gettext("The %(strategy)s line on %(size)s (%(codes)s codes) would need an exact search", **facts)
     return what + gettext(", more than a page may do while you wait. Choose a smaller size or another codebreaker.")
 
 
@@ -470,6 +471,8 @@ def error_words(error: Exception | dict | str | None) -> str:
             return str(error or "")
     wording = ERRORS.get(fact)
     shown = {name: visible(value) if isinstance(value, str) else value for name, value in details.items()}
+    if isinstance(details.get("strategy"), str):
+        shown["strategy"] = visible(strategy_title(details["strategy"]))
     return fact if wording is None else wording(shown)
 
 
@@ -481,6 +484,39 @@ def visible(text: str) -> str:
     '12U+202E34U+0000'
     """
     return "".join(f"U+{ord(c):04X}" if unicodedata.category(c).startswith("C") else c for c in text)
+
+
+# Each strategy as people name it. The key (``Strategy.name``) stays in the
+# addresses, the forms' values, the API's fields and the command line; a
+# strategy named for a person keeps the name, a description is translated.
+STRATEGY_TITLES = {
+    "simple": lazy_gettext("Simple"),
+    "random": lazy_gettext("Random"),
+    "knuth": "Knuth",
+    "minimax-lex": lazy_gettext("Lexicographic minimax"),
+    "entropy": lazy_gettext("Entropy"),
+    "irving": "Irving",
+    "most-parts": lazy_gettext("Most parts"),
+    "widedev": lazy_gettext("Wide and even"),
+    "longrect": lazy_gettext("Wide and low"),
+    "minimax-avg": lazy_gettext("Minimax and average"),
+    "optimal": lazy_gettext("Optimal"),
+    "optimal-5": lazy_gettext("Optimal within 5"),
+    "best": lazy_gettext("Best known"),
+    "best-candidate": lazy_gettext("Best candidate"),
+}
+
+
+def strategy_title(strategy: Strategy | str) -> str:
+    """A strategy (or its key) as people name it, in the page's language:
+    ``Knuth``, ``Most parts``; a strategy without a title (one the command
+    line builds) goes by its key.
+
+    >>> strategy_title("most-parts"), strategy_title("optimal (max 5)")
+    ('Most parts', 'optimal (max 5)')
+    """
+    key = strategy if isinstance(strategy, str) else strategy.name
+    return str(STRATEGY_TITLES.get(key, key))
 
 
 # What each strategy does (the engine's own description is the English one,

@@ -23,7 +23,7 @@ from ..engine import (
 from ..engine.codes import MAX_GUESSES
 from ..engine.lines import offered
 from ..settings import SettingsError, parse_size, small_number
-from ..words import error_words, not_offered, size_label
+from ..words import error_words, not_offered, size_label, strategy_title
 from . import hints
 from .contract import LIMITED, NO_STORE, Documented, link, operation
 from .errors import error_response
@@ -67,7 +67,7 @@ def check_playable(strategy, size: GameSize) -> None:
         raise SettingsError(
             gettext(
                 "%(strategy)s cannot play %(size)s: %(why)s",
-                strategy=strategy.name,
+                strategy=strategy_title(strategy),
                 size=size_label(size),
                 why=error_words(exc),
             )

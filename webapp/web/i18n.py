@@ -38,6 +38,7 @@ from ..words import (
     size_label,
     strategy_description,
     strategy_reference,
+    strategy_title,
     why_words,
 )
 from .helpers import back_to, current_language, here_without_lang, keep_cookie, number, reply_words
@@ -141,6 +142,7 @@ def init_app(app) -> None:
         error_words=error_words,
         strategy_description=strategy_description,
         strategy_reference=strategy_reference,
+        strategy_title=strategy_title,
         format_decimal=format_decimal,
         format_date=format_date,
     )

@@ -15,7 +15,7 @@ from ..engine import PRESETS as STRATEGIES
 from ..engine.position import partition_bars
 from ..engine.strategies import fitting
 from ..settings import BOARDS, BOARDS_BY_KEY, SettingsError, parse_hard, parse_settings
-from ..words import error_words
+from ..words import error_words, strategy_title
 from . import days, hints
 from . import review as reviews
 from .helpers import (
@@ -258,7 +258,7 @@ def suggestion(game_id):
             s = result["result"]
             said = gettext(
                 "%(strategy)s suggests %(guess)s; it is now in the guess field.",
-                strategy=s.strategy.name,
+                strategy=strategy_title(s.strategy),
                 guess=str(s.guess),
             )
             return show_board(game, suggestion=result, draft=str(s.guess), announcement=said)
@@ -266,7 +266,9 @@ def suggestion(game_id):
             game,
             suggestion=result,
             draft="",
-            announcement=gettext("%(strategy)s is working out its suggestion.", strategy=result["strategy"].name),
+            announcement=gettext(
+                "%(strategy)s is working out its suggestion.", strategy=strategy_title(result["strategy"])
+            ),
         )
     return redirect(url_for("play.board", game_id=game.id), 303)
 

@@ -17,7 +17,7 @@ from ...engine.position import partition_bars
 from ...engine.strategies import TooSlow
 from ...jobs import Busy
 from ...settings import SettingsError, parse_size
-from ...words import error_words, not_offered, why_words
+from ...words import error_words, not_offered, strategy_title, why_words
 from .. import links
 from ..contract import Documented, operation
 from ..errors import error_response
@@ -122,12 +122,14 @@ def classroom_context(state: dict) -> dict:
             guess=str(guess),
             reply=reply_words(reply, state["size"].is_bulls_and_cows),
             left=number(position.remaining),
-            strategy=state["strategy"].name,
+            strategy=strategy_title(state["strategy"]),
             next=str(position.suggestion.guess),
         )
     else:
         state["announcement"] = gettext(
-            "%(strategy)s opens with %(guess)s.", strategy=state["strategy"].name, guess=str(position.suggestion.guess)
+            "%(strategy)s opens with %(guess)s.",
+            strategy=strategy_title(state["strategy"]),
+            guess=str(position.suggestion.guess),
         )
     return state
 
