@@ -72,6 +72,10 @@
       setPlaying(true);
       return;
     }
+    if (event.target.closest("[data-print]")) {
+      window.print();
+      return;
+    }
     if (event.target.closest("[data-fullscreen]")) {
       var root = document.documentElement;
       if (document.fullscreenElement) document.exitFullscreen();

@@ -115,6 +115,8 @@ def app(db_config):
             # Live streams wake this often when nothing happens, so a test that
             # stops reading one sees it end soon after.
             "LIVE_KEEPALIVE_SECONDS": 0.2,
+            # The teacher hears every change of the votes (test_live.py checks the pace).
+            "LIVE_VOTES_SECONDS": 0,
             # The hourly sweep runs when a test calls it, not on the clock.
             "JOBS_PERIODIC": False,
         }

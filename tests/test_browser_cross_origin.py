@@ -69,10 +69,10 @@ def targets(app, live_server):
         game = store.create_game(size, 10, Code.parse("1234", size))
         challenge = store.create_challenge(size, 10, Code.parse("1234", size))
         maker = store.create_codemaker(size, "knuth")
-        live = store.create_live(
+        live = store.live.create_live(
             lambda: LIVE_CODE, TEACHER_TOKEN, size, "knuth", "random", Code.parse("1234", size), 1e10
         )
-        store.add_student(live.code, STUDENT_TOKEN, "", 1e10)
+        store.live.add_student(live.code, STUDENT_TOKEN, "", 1e10, 10)
     base = live_server.url
     forms = [
         ("/me/carry", {"token": ATTACKER_TOKEN, "replace": "1"}),

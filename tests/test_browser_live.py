@@ -4,6 +4,7 @@ Every wait is for something on a screen; none is for a length of time."""
 
 from __future__ import annotations
 
+import csv
 import re
 
 import pytest
@@ -22,13 +23,14 @@ def phone(browser, **options):
 
 
 def start_session(browser, base: str, secret: str | None = None):
-    """The teacher's projector, started from the classroom page, with a
-    typed secret or a random one; (page, join code)."""
+    """The teacher's projector, started from the site's "Live" page with a
+    typed secret, or with its defaults (a random secret); (page, join code)."""
     context = browser.new_context(viewport=PROJECTOR)
     page = context.new_page()
-    page.goto(base + "/solver/classroom")
-    page.locator(f"input[name=source][value={'teacher' if secret else 'random'}]").check()
+    page.goto(base + "/")
+    page.get_by_role("navigation", name="Site").get_by_role("link", name="Live").click()
     if secret:
+        page.locator("input[name=source][value=teacher]").check()
         page.get_by_label("Secret (typed by the teacher)").fill(secret)
     page.get_by_role("button", name="Start a live session").click()
     page.wait_for_url(re.compile(r"/live/[A-Z0-9]{6}/teach$"))
@@ -82,10 +84,10 @@ def test_a_class_follows_three_steps_and_the_projector_weighs_its_votes(browser,
     expect(rows.nth(1)).to_contain_text("4.400")
     # The strategy's choice and the comparisons wait until the teacher opens them.
     expect(teacher.locator("#live-votes .verdict")).to_be_hidden()
-    teacher.get_by_text("Show knuth's choice").click()
+    teacher.get_by_text("Show the Knuth strategy's choice").click()
     expect(teacher.locator("#live-votes .verdict")).to_be_visible()
     expect(teacher.locator("#live-votes .verdict")).to_have_text(
-        "The class's favourite 1123 would save 0.06 guesses on knuth's 1122."
+        "The class's favourite 1123 would save 0.06 guesses on 1122, the Knuth strategy's choice."
     )
 
     played = []
@@ -160,8 +162,7 @@ def test_a_teacher_without_javascript_steps_with_buttons(browser, live_server):
     context = browser.new_context(java_script_enabled=False, viewport=DESKTOP)
     page = context.new_page()
     page.goto(live_server.url + "/solver/classroom")
-    page.locator("input[name=source][value=random]").check()
-    page.get_by_role("button", name="Start a live session").click()
+    page.get_by_role("button", name="Start a live session").click()  # visible, and right at the first click
     page.wait_for_url(re.compile(r"/live/[A-Z0-9]{6}/teach$"))
     page.get_by_role("button", name="Next guess").click()
     expect(page.locator(".live-projector")).to_have_attribute("data-step", "1")
@@ -183,3 +184,69 @@ def test_the_live_pages_speak_german_and_spanish(browser, live_server):
         assert page.evaluate(SIDEWAYS) <= 0
         context.close()
     teacher.context.close()
+
+
+def test_the_teacher_keeps_the_room_and_a_report(browser, live_server):
+    """A teacher and three phones: one student removed, the room locked, a
+    phone reloaded and another cut off and back, the votes downloaded."""
+    base = live_server.url
+    teacher, code = start_session(browser, base, secret="1116")
+    phones = [phone(browser) for _ in range(3)]
+    ann, rude, cy = (
+        join(c, base, code, name, typed=True) for c, name in zip(phones, ("Ann", "Rude", "Cy"), strict=True)
+    )
+    expect(teacher.locator(".students")).to_contain_text("3 students have joined")
+    for page, guess in ((ann, "1123"), (rude, "1111"), (cy, "1122")):
+        propose(page, guess)
+    expect(teacher.locator("#live-votes .proposals tbody tr")).to_have_count(3)
+
+    teacher.locator("#room > summary").click()
+    teacher.once("dialog", lambda dialog: dialog.accept())
+    teacher.get_by_role("button", name="Remove Rude").click()
+    expect(teacher.locator("#live-room .roster")).not_to_contain_text("Rude")
+    expect(teacher.locator(".students")).to_contain_text("2 students have joined")
+    expect(teacher.locator("#live-votes .proposals tbody tr")).to_have_count(2)  # Rude's 1111 no longer counts
+    rude.reload()
+    expect(rude.locator("main")).to_contain_text("The teacher has taken you out of this session.")
+
+    teacher.get_by_role("button", name="Lock the room").click()
+    expect(teacher.locator("#live-room")).to_contain_text("The room is locked")
+    newcomer = phone(browser).new_page()
+    newcomer.goto(f"{base}/join/{code}")
+    newcomer.get_by_role("button", name="Join").click()
+    expect(newcomer.locator("#join-error")).to_contain_text("closed this room")
+
+    ann.reload()  # the same seat, the same proposal
+    expect(ann.locator(".live-who")).to_contain_text("You are Ann.")
+    expect(ann.locator("#my-vote")).to_contain_text("Your proposal: 1123")
+    phones[2].set_offline(True)  # Cy's phone loses its connection while the teacher steps
+    teacher.get_by_role("button", name="Next guess").click()
+    expect(teacher.locator(".live-projector")).to_have_attribute("data-step", "1")
+    expect(ann.locator(".live-step")).to_have_attribute("data-step", "1")
+    phones[2].set_offline(False)
+    expect(cy.locator(".live-step")).to_have_attribute("data-step", "1")
+    propose(cy, "1344")
+
+    with teacher.expect_download() as download:
+        teacher.get_by_role("link", name="Download the votes (CSV)").click()
+    with open(download.value.path(), newline="") as f:
+        rows = list(csv.reader(f))
+    assert rows[0] == [
+        "step",
+        "student",
+        "nickname",
+        "guess",
+        "expected",
+        "strategy_guess",
+        "strategy_expected",
+        "difference",
+    ]
+    assert sorted((r[0], r[2], r[3], r[5]) for r in rows[1:]) == [
+        ("1", "Ann", "1123", "1122"),
+        ("1", "Cy", "1122", "1122"),
+        ("2", "Cy", "1344", rows[-1][5]),
+    ]
+    teacher.get_by_role("link", name="Report").click()
+    expect(teacher.locator("h1")).to_contain_text("The class against the Knuth strategy")
+    for page in (teacher, ann, rude, cy, newcomer):
+        page.context.close()

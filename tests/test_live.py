@@ -16,7 +16,7 @@ import pytest
 from tests.records import sql
 from webapp import create_app, jobs, store
 from webapp.engine import Code, GameSize
-from webapp.web.live import value_of
+from webapp.web.live.screens import value_of
 from webapp.web.schemas import LIVE_ALPHABET
 
 LOOK_ALIKES = set("0O1IL2Z5S8B")
@@ -126,7 +126,7 @@ def test_a_class_follows_the_teacher_and_proposes_guesses(client):
     assert replaced.status_code == 201 and replaced.get_json() == {"step": 0, "guess": "1234", "replaced": True}
 
     public = state(client, code)
-    assert public["step"] == 0 and public["students"] == 2 and public["remaining"] == 1296
+    assert public["step"] == 0 and public["joined"] == 2 and public["remaining"] == 1296
     assert "votes" not in public and "strategy_guess" not in public
     teacher = state(client, code, session["teacher_token"])
     assert teacher["votes"] == {"1123": 1, "1234": 1}
@@ -152,9 +152,13 @@ def test_the_game_ends_with_the_secret_and_no_step_past_it(client):
             break
     assert now["solved"] and now["history"][-1]["guess"] == "6543" and now["history"][-1]["black"] == 4
     past = step(client, session)
-    assert past.status_code == 422 and "solved" in past.get_json()["error"]
+    assert past.status_code == 409 and "solved" in past.get_json()["error"]
     too_far = step(client, session, to=now["step"] + 1)
-    assert too_far.status_code == 422
+    assert too_far.status_code == 409
+    fresh = create(client, **LONG_GAME)
+    skipped = step(client, fresh, to=2)  # step 1 has not been reached
+    assert skipped.status_code == 422 and "not reached" in skipped.get_json()["error"]
+    assert state(client, fresh["code"])["steps"] == 0
     student = join(client, session["code"])
     refused = vote(client, session["code"], student, "1111")
     assert refused.status_code == 409
@@ -263,10 +267,13 @@ def test_codes_cannot_be_enumerated(strict_app):
         assert client.get(f"/api/live/{session['code']}").status_code == 200
     misses = [client.get(f"/join/{code}").status_code for code in ("AAAAAA", "CCCCCC", "DDDDDD", "EEEEEE", "FFFFFF")]
     assert misses == [404] * 5
-    assert client.get("/api/live/GGGGGG").status_code == 429
-    blocked = client.post("/join", data={"code": session["code"]})
-    assert blocked.status_code == 429  # the address waits, whatever it tries
-    assert int(blocked.headers["Retry-After"]) > 0
+    blocked = client.get("/api/live/GGGGGG")
+    assert blocked.status_code == 429 and "Too many join codes" in blocked.get_json()["error"]
+    assert client.post("/join", data={"code": "HHHHHH"}).status_code == 429
+    # A code that names a session, and its teacher, are never refused.
+    assert client.post("/join", data={"code": session["code"]}).status_code == 303
+    assert client.get(f"/api/live/{session['code']}").status_code == 200
+    assert step(client, session).status_code == 200
 
 
 def test_nicknames_are_short_and_shown_escaped(client):
@@ -312,8 +319,11 @@ def test_the_classroom_starts_a_session_for_the_teacher(client):
     # Another browser (no teacher cookie) is not the teacher.
     other = client.application.test_client()
     assert other.get(response.headers["Location"]).status_code == 403
-    refused = client.post("/live", data={"source": "teacher", "secret": "99"})
-    assert refused.status_code == 400
+    refused = client.post("/live", data={"source": "teacher", "secret": "99", "pegs": "5", "strategy": "entropy"})
+    html = refused.get_data(as_text=True)
+    assert refused.status_code == 422 and 'role="alert"' in html and "Start a live session" in html
+    assert 'name="pegs" min="2" max="6" value="5"' in html and 'value="entropy" selected' in html
+    assert "99" not in re.findall(r'name="secret"[^>]*', html)[0]
 
 
 def test_a_students_phone_shows_the_session_without_the_site_menu(client):
@@ -424,7 +434,7 @@ def test_the_teacher_hears_each_change_of_the_votes(client):
         assert name == "votes" and "1123" in html
         step(client, session)
         name, _, html = stream.next()
-        assert name == "step" and shown_step(html) == 1 and "Next: knuth guesses" in html
+        assert name == "step" and shown_step(html) == 1 and "Next: Knuth guesses" in html
     finally:
         stream.close()
 
@@ -538,4 +548,241 @@ def test_votes_are_counted_per_step_in_the_store(app, client):
     step(client, session)
     vote(client, code, tokens[0], "2211")
     with app.app_context():
-        assert store.votes(code) == {0: Counter({"1122": 2, "3456": 1}), 1: Counter({"2211": 1})}
+        assert store.live.votes(code) == {0: Counter({"1122": 2, "3456": 1}), 1: Counter({"2211": 1})}
+
+
+# --- the room: who is in it, removal, the lock --------------------------------------------------------
+
+
+def roster(client, session: dict) -> list[dict]:
+    return state(client, session["code"], session["teacher_token"])["students"]
+
+
+def test_the_teacher_lists_and_removes_students_and_their_votes_stop_counting(client):
+    session = create(client)
+    code = session["code"]
+    ann, bo = join(client, code, "Ann"), join(client, code, "Bo")
+    assert roster(client, session) == [{"id": 1, "nickname": "Ann"}, {"id": 2, "nickname": "Bo"}]
+    vote(client, code, ann, "1122")
+    vote(client, code, bo, "3456")
+    gone = client.delete(f"/api/live/{code}/students/2", headers=bearer(session["teacher_token"]))
+    assert gone.status_code == 204 and gone.get_data() == b""
+    assert roster(client, session) == [{"id": 1, "nickname": "Ann"}]
+    assert state(client, code, session["teacher_token"])["votes"] == {"1122": 1}
+    refused = vote(client, code, bo, "1111")
+    assert refused.status_code == 403 and "taken you out" in refused.get_json()["error"]
+    again = client.post(f"/api/live/{code}/students", json={"nickname": "Bo"}, headers=bearer(bo))
+    assert again.status_code == 403  # that token cannot come back
+    twice = client.delete(f"/api/live/{code}/students/2", headers=bearer(session["teacher_token"]))
+    assert twice.status_code == 404
+
+
+@pytest.mark.parametrize("who", ["nobody", "student", "another teacher"])
+def test_only_the_teacher_keeps_the_room(client, who):
+    session, other = create(client), create(client)
+    code = session["code"]
+    student = join(client, code, "Ann")
+    token = {"nobody": None, "student": student, "another teacher": other["teacher_token"]}[who]
+    headers = bearer(token) if token else {}
+    removed = client.delete(f"/api/live/{code}/students/1", headers=headers)
+    locked = client.post(f"/api/live/{code}/lock", json={"locked": True}, headers=headers)
+    report = client.get(f"/api/live/{code}/report", headers=headers)
+    expected = 401 if token is None else 403
+    assert (removed.status_code, locked.status_code, report.status_code) == (expected,) * 3
+    seen = state(client, code, session["teacher_token"])
+    assert seen["students"] == [{"id": 1, "nickname": "Ann"}] and seen["locked"] is False
+    assert "students" not in state(client, code, student)
+
+
+def test_a_locked_room_refuses_new_students_with_a_sentence(client):
+    session = create(client)
+    code = session["code"]
+    ann = join(client, code, "Ann")
+    locked = client.post(f"/api/live/{code}/lock", json={"locked": True}, headers=bearer(session["teacher_token"]))
+    assert locked.status_code == 200 and locked.get_json()["locked"] is True
+    refused = client.post(f"/api/live/{code}/students", json={"nickname": "Bo"})
+    assert refused.status_code == 409 and "closed this room" in refused.get_json()["error"]
+    page = client.post("/join", data={"code": code, "nickname": "Bo"})
+    assert page.status_code == 409 and "closed this room" in page.get_data(as_text=True)
+    assert vote(client, code, ann, "1122").status_code == 201  # those in the room carry on
+    client.post(f"/api/live/{code}/lock", json={"locked": False}, headers=bearer(session["teacher_token"]))
+    assert join(client, code, "Bo")
+
+
+def test_the_teachers_page_removes_and_locks_without_javascript(client):
+    response = client.post("/live", data={})
+    code = response.headers["Location"].split("/")[-2]
+    student = client.application.test_client()
+    student.post("/join", data={"code": code, "nickname": "Rude"})
+    page = client.get(f"/live/{code}/teach").get_data(as_text=True)
+    assert f'action="/live/{code}/students/1/remove"' in page and "Rude" in page
+    assert client.post(f"/live/{code}/students/1/remove").status_code == 303
+    assert client.post(f"/live/{code}/lock", data={"locked": "1"}).status_code == 303
+    page = client.get(f"/live/{code}/teach").get_data(as_text=True)
+    assert "Rude" not in page and "The room is locked" in page
+    assert student.get(f"/live/{code}").status_code == 403
+    assert student.post(f"/live/{code}/vote", data={"guess": "1122"}).status_code == 403
+    newcomer = client.application.test_client().post("/join", data={"code": code})
+    assert newcomer.status_code == 409
+
+
+def test_a_phone_that_comes_back_keeps_its_seat_and_vote(client):
+    code = create(client)["code"]
+    phone = client.application.test_client()
+    phone.post("/join", data={"code": code, "nickname": "Ann"})
+    phone.post(f"/live/{code}/vote", data={"guess": "1123"})
+    # Reloaded, or the QR code scanned again, or the form sent again: the same seat.
+    assert phone.get(f"/join/{code}").headers["Location"].endswith(f"/live/{code}")
+    assert phone.post("/join", data={"code": code, "nickname": "Other"}).status_code == 303
+    page = phone.get(f"/live/{code}").get_data(as_text=True)
+    assert "You are Ann." in page and "Your proposal: 1123" in page
+    assert state(client, code)["joined"] == 1
+
+
+def test_a_full_session_refuses_with_a_sentence(db_config):
+    with app_with(db_config, LIVE_MAX_STUDENTS=3) as app:
+        client = app.test_client()
+        session = create(client)
+        for name in ("A", "B", "C"):
+            join(client, session["code"], name)
+        full = client.post(f"/api/live/{session['code']}/students", json={})
+        assert full.status_code == 409 and "room for 3 students" in full.get_json()["error"]
+        client.set_cookie(f"live_teacher_{session['code']}", session["teacher_token"])
+        assert "3 students in the room, of at most 3" in client.get(f"/live/{session['code']}/teach").get_data(
+            as_text=True
+        )
+
+
+def test_joins_from_one_address_are_counted_per_session(db_config):
+    """A school's pupils share one address: joining one session does not use
+    up another's joins, and a flood of one session is refused with a sentence."""
+    with app_with(db_config, LIVE_JOIN_RATE_LIMIT="4 per minute") as app:
+        client = app.test_client()
+        first, second = create(client), create(client)
+        for _ in range(4):
+            join(client, first["code"])
+        flood = client.post(f"/api/live/{first['code']}/students", json={})
+        assert flood.status_code == 429 and "error" in flood.get_json()
+        assert join(client, second["code"])
+
+
+@pytest.mark.parametrize(
+    "typed, shown",
+    [
+        ("A\u200bnn", "Ann"),
+        ("\u200b\u200b\u200b", ""),
+        ("\ufeffBo\u2060", "Bo"),
+        ("\u3164", ""),
+        ("Cy\U000e0041\U000e0042", "Cy"),
+        ("Z" + "\u0301" * 15, "Z\u0301\u0301"),
+        ("  Ann   Lee ", "Ann Lee"),
+    ],
+)
+def test_invisible_characters_leave_nicknames(client, typed, shown):
+    session = create(client)
+    join(client, session["code"], typed)
+    assert roster(client, session) == [{"id": 1, "nickname": shown}]
+
+
+def test_the_app_can_name_students_in_their_language(client):
+    session = create(client, names="generated")
+    code = session["code"]
+    made = client.post(f"/api/live/{code}/students", json={"nickname": "Rude"})
+    assert made.status_code == 201 and made.get_json()["nickname"] == "Brave Badger"
+    german = client.post(f"/api/live/{code}/students", json={}, headers={"Accept-Language": "de"})
+    assert german.get_json()["nickname"] == "Ruhiger Kranich"
+    assert [s["nickname"] for s in roster(client, session)] == ["Brave Badger", "Ruhiger Kranich"]
+
+
+def test_a_hidden_room_shows_no_names_on_the_projector(client):
+    session = create(client, names="hidden")
+    code = session["code"]
+    client.post(f"/api/live/{code}/students", json={"nickname": "Ann"})
+    client.set_cookie(f"live_teacher_{code}", session["teacher_token"])
+    page = client.get(f"/live/{code}/teach").get_data(as_text=True)
+    assert "Ann" not in page and "Student 1" in page and "1 student has joined" in page
+    form = client.get(f"/join/{code}").get_data(as_text=True)
+    assert 'name="nickname"' not in form
+
+
+# --- the report -----------------------------------------------------------------------------------------
+
+
+def test_the_report_has_a_row_per_student_and_step_voted(client):
+    session = create(client, **LONG_GAME)
+    code = session["code"]
+    ann, bo = join(client, code, "=Ann"), join(client, code, "Bo")
+    vote(client, code, ann, "1122")  # Knuth's own first guess
+    vote(client, code, bo, "1234")  # better in expectation (Knuth minimises the largest class)
+    step(client, session)
+    knuth_second = state(client, code, session["teacher_token"])["strategy_guess"]
+    vote(client, code, ann, knuth_second)
+    teacher = bearer(session["teacher_token"])
+    report = client.get(f"/api/live/{code}/report", headers=teacher).get_json()
+    assert report["complete"] is True
+    rows = [(r["step"], r["student"], r["guess"], r["strategy_guess"]) for r in report["rows"]]
+    assert rows == [(1, 1, "1122", "1122"), (1, 2, "1234", "1122"), (2, 1, knuth_second, knuth_second)]
+    first, better = report["rows"][0], report["rows"][1]
+    assert first["difference"] == 0 and first["expected"] == first["strategy_expected"]
+    assert better["difference"] == pytest.approx(better["expected"] - better["strategy_expected"])
+    assert better["difference"] < 0
+    assert [(s["id"], s["proposals"], s["as_good"]) for s in report["students"]] == [(1, 2, 2), (2, 1, 1)]
+    text = client.get(f"/api/live/{code}/report", headers={**teacher, "Accept": "text/csv"})
+    assert text.mimetype == "text/csv" and "attachment" in text.headers["Content-Disposition"]
+    lines = text.get_data(as_text=True).splitlines()
+    assert lines[0] == "step,student,nickname,guess,expected,strategy_guess,strategy_expected,difference"
+    assert len(lines) == 4 and lines[1].startswith("1,1,'=Ann,1122,")  # no formula reaches a spreadsheet
+    client.set_cookie(f"live_teacher_{code}", session["teacher_token"])
+    assert client.get(f"/live/{code}/report.csv").get_data(as_text=True) == text.get_data(as_text=True)
+    page = client.get(f"/live/{code}/report").get_data(as_text=True)
+    assert "Student by student" in page and knuth_second in page
+
+
+# --- boards a page cannot draw, and the pace of the teacher's votes --------------------------------
+
+
+def test_a_board_too_large_to_draw_is_refused_up_front(client):
+    refused = client.post("/api/live", json={"pegs": 6, "colors": 8})
+    assert refused.status_code == 422 and "smaller board" in refused.get_json()["error"]
+    page = client.post("/live", data={"pegs": "6", "colors": "8"})
+    assert page.status_code == 422 and 'value="8"' in page.get_data(as_text=True)
+
+
+def test_the_teachers_votes_come_at_most_once_a_period(db_config):
+    """With a period longer than the test, the votes after the first are
+    held back, and the step that follows still goes at once."""
+    with app_with(db_config, LIVE_VOTES_SECONDS=3600) as app:
+        client = app.test_client()
+        session = create(client)
+        code = session["code"]
+        client.set_cookie(f"live_teacher_{code}", session["teacher_token"])
+        stream = Events(client, f"/live/{code}/events?after={state(client, code)['version']}")
+        try:
+            tokens = [join(client, code, name) for name in ("Ann", "Bo", "Cy")]
+            assert stream.next()[0] == "votes"
+            for token in tokens:
+                vote(client, code, token, "1122")
+            moved = step(client, session).get_json()
+            name, event_id, _ = stream.next()
+            assert (name, event_id) == ("step", moved["version"])
+        finally:
+            stream.close()
+
+
+def test_a_stream_that_cannot_draw_ends_with_an_event(client, monkeypatch):
+    session = create(client)
+    code = session["code"]
+    from webapp.engine.strategies import TooSlow
+    from webapp.web.live import stream as live_stream
+
+    def too_slow(*args, **kwargs):
+        raise TooSlow("a-step")
+
+    stream = Events(client, f"/live/{code}/events?after={state(client, code)['version']}")
+    try:
+        monkeypatch.setattr(live_stream, "student_fragment", too_slow)
+        step(client, session)
+        name, _, html = stream.next()
+        assert name == "ended" and 'role="alert"' in html
+    finally:
+        stream.close()

@@ -1,5 +1,6 @@
 """Security headers, never-stale boards, and inputs that once gave a 500."""
 
+import re
 import time
 
 import pytest
@@ -201,7 +202,7 @@ def unsafe_requests(app, client):
         game = store.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
         challenge = store.create_challenge(GameSize(), 10, Code.parse("1234", GameSize()))
         maker = store.create_codemaker(GameSize(), "knuth")
-        live = store.create_live(
+        live = store.live.create_live(
             lambda: "ACDEFG",
             "teacher-token",
             GameSize(),
@@ -210,10 +211,11 @@ def unsafe_requests(app, client):
             Code.parse("1234", GameSize()),
             time.time(),
         )
-        store.add_student(live.code, "student-token", "", time.time())
+        store.live.add_student(live.code, "student-token-for-tests", "", time.time(), 10)
+        store.live.add_student(live.code, "another-student-for-tests", "", time.time(), 10)  # the one removed
     client.set_cookie(f"live_teacher_{live.code}", "teacher-token")
-    client.set_cookie(f"live_student_{live.code}", "student-token")
-    ids = {"game_id": game.id, "challenge_id": challenge.id, "code": live.code}
+    client.set_cookie(f"live_student_{live.code}", "student-token-for-tests")
+    ids = {"game_id": game.id, "challenge_id": challenge.id, "code": live.code, "seat": "2", "student": "2"}
     form = {"guess": "1122", "move": "1", "pegs": "4", "colors": "6", "board": "classic", "theme": "dark"}
     form |= {"language": "de", "token": "A" * 22, "black": "0", "white": "0", "strategy": "knuth", "source": "random"}
     found = []
@@ -224,10 +226,14 @@ def unsafe_requests(app, client):
                 values["game_id"] = maker.id
             path = rule.rule
             for name, value in values.items():
-                path = path.replace(f"<{name}>", value)
-            body = {"json": {"guess": "1122", "black": 0, "white": 0, "move": 1}} if path.startswith("/api/") else {}
+                path = re.sub(f"<(int:)?{name}>", value, path)
+            body = (
+                {"json": {"guess": "1122", "black": 0, "white": 0, "move": 1, "locked": True}}
+                if path.startswith("/api/")
+                else {}
+            )
             found.append((method, path, body or {"data": form}))
-    assert len(found) == 30  # every form and every API route that changes something
+    assert len(found) == 34  # every form and every API route that changes something
     return found
 
 

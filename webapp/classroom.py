@@ -40,7 +40,7 @@ VIRTUAL_INTERFACES = (
     "vboxnet", "vmnet", "tun", "tap", "wg", "tailscale", "zt", "utun",
 )  # fmt: skip
 # Where the students go, and where the teacher starts a live session.
-JOIN_PATH, CLASSROOM_PATH = "/join", "/solver/classroom"
+JOIN_PATH, CLASSROOM_PATH = "/join", "/live/new"
 # A documentation address (RFC 5737): a UDP socket "connected" to it takes the
 # address of the default route's interface; nothing is sent.
 ANY_REMOTE = ("203.0.113.1", 9)
@@ -188,7 +188,7 @@ def banner(public: str | None, others: list[str], port: int) -> str:
     lines += ["  " + row for row in qr_code(site + JOIN_PATH).splitlines()]
     lines += [""] + [f"  (also at        http://{other}:{port}{JOIN_PATH})" for other in others]
     lines += [
-        f"  Teacher: open   {site}{CLASSROOM_PATH}  and start a live session.",
+        f"  Teacher: open   {site}{CLASSROOM_PATH}  to start a live session.",
         "",
         "Phones cannot connect? The school network may keep devices apart: turn on a phone's hotspot,",
         "connect this computer and the phones to it, and run make classroom again.",

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
+import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -34,10 +35,22 @@ DEFAULTS = {
     # falls back to its refresh button until a place is free.
     "LIVE_STREAMS_PER_WORKER": 500,
     # Streams one worker process holds from one address at most, so that one
-    # client cannot take every place: room for a class of forty behind one
-    # school address, with its projector. nginx holds every server to the
-    # same count (deploy/nginx.conf).
-    "LIVE_STREAMS_PER_ADDRESS": 60,
+    # client cannot take every place: room for a school's pupils behind one
+    # address, with their projectors. nginx holds every server to the same
+    # count (deploy/nginx.conf).
+    "LIVE_STREAMS_PER_ADDRESS": 300,
+    # Streams one session may have on one worker process: its class, the
+    # teacher's screens, and phones reconnecting.
+    "LIVE_STREAMS_PER_SESSION": 300,
+    # Students one session admits (removed ones included); the teacher's
+    # screen shows how many places are left.
+    "LIVE_MAX_STUDENTS": 250,
+    # The teacher's view of the votes is sent at most once in this many
+    # seconds, however fast votes come.
+    "LIVE_VOTES_SECONDS": 1.0,
+    # How often a waiting stream looks whether its client has gone (where
+    # the server shows it the connection), to free its place at once.
+    "LIVE_GONE_SECONDS": 1.0,
     "LIVE_FREE_THREADS": 8,
     "LIVE_POLL_SECONDS": 0.5,
     "LIVE_KEEPALIVE_SECONDS": 15.0,
@@ -54,7 +67,11 @@ SUBSCRIBE_SECONDS = 2.0
 
 
 class Full(Exception):
-    """This process follows as many streams as it may, in all or from one address."""
+    """This process follows as many streams as it may: in all, from one address or of one session."""
+
+
+class Gone(Exception):
+    """The client of a stream has closed its connection."""
 
 
 @dataclass
@@ -72,6 +89,8 @@ class Hub:
     def __init__(self, limit: int):
         self.limit = limit
         self.per_address = limit
+        self.per_session = limit
+        self.look_every = 1.0  # seconds between two looks whether a waiting stream's client has gone
         self._lock = threading.Lock()
         self._followed: dict[str, Followed] = {}
         self._addresses: Counter[str] = Counter()  # streams from each address
@@ -81,14 +100,19 @@ class Hub:
         with self._lock:
             return sum(f.streams for f in self._followed.values())
 
-    def room_for(self, address: str) -> bool:
-        """Whether a stream from ``address`` would be followed now."""
+    def room_for(self, address: str, code: str = "") -> bool:
+        """Whether a stream from ``address`` following ``code`` would be followed now."""
         with self._lock:
-            return self._has_room(address)
+            return self._has_room(address, code)
 
-    def _has_room(self, address: str) -> bool:
+    def _has_room(self, address: str, code: str) -> bool:
         total = sum(f.streams for f in self._followed.values())
-        return total < self.limit and self._addresses[address] < self.per_address
+        followed = self._followed.get(code)
+        return (
+            total < self.limit
+            and self._addresses[address] < self.per_address
+            and (followed is None or followed.streams < self.per_session)
+        )
 
     def codes(self) -> list[str]:
         with self._lock:
@@ -99,7 +123,7 @@ class Hub:
         """A stream from ``address`` following ``code`` for the length of the
         ``with``; :class:`Full` past either limit."""
         with self._lock:
-            if not self._has_room(address):
+            if not self._has_room(address, code):
                 raise Full(code)
             followed = self._followed.setdefault(code, Followed())
             followed.streams += 1
@@ -128,10 +152,20 @@ class Hub:
                 followed.version = version
                 followed.changed.notify_all()
 
-    def wait(self, followed: Followed, after: int, timeout: float) -> bool:
-        """Whether a version past ``after`` was signalled within ``timeout`` seconds."""
-        with followed.changed:
-            return followed.changed.wait_for(lambda: followed.version > after, timeout)
+    def wait(self, followed: Followed, after: int, timeout: float, gone=None) -> bool:
+        """Whether a version past ``after`` was signalled within ``timeout``
+        seconds; :class:`Gone` as soon as ``gone()`` says the client left."""
+        ends = time.monotonic() + timeout
+        while True:
+            left = ends - time.monotonic()
+            step = left if gone is None else min(left, self.look_every)
+            with followed.changed:
+                if followed.changed.wait_for(lambda: followed.version > after, max(step, 0)):
+                    return True
+            if gone is not None and gone():
+                raise Gone(followed)
+            if left <= step:
+                return False
 
     def publish(self, code: str, version: int) -> None:
         """Tell every stream, here and on the other servers, that ``code`` changed."""
@@ -170,7 +204,7 @@ class PollingHub(Hub):
                 continue
             try:
                 with store.scope(self.database):
-                    versions = store.live_versions(codes)
+                    versions = store.live.live_versions(codes)
             except self.database.unavailable:  # the next round tries again
                 continue
             for code, version in versions.items():
@@ -256,6 +290,8 @@ def init_app(app) -> None:
     else:
         hub = PollingHub(limit, app.extensions["store"], float(app.config["LIVE_POLL_SECONDS"]))
     hub.per_address = int(app.config["LIVE_STREAMS_PER_ADDRESS"])
+    hub.per_session = int(app.config["LIVE_STREAMS_PER_SESSION"])
+    hub.look_every = float(app.config["LIVE_GONE_SECONDS"])
     app.extensions["live"] = hub
 
 

@@ -261,7 +261,7 @@ def sweep(settings, logger, now: float) -> dict[str, int]:
     gone = {
         "games": store.expire_abandoned(now - days * 86400) if days else 0,
         "players": store.forget_idle_players(now - idle * 86400) if idle else 0,
-        "live sessions": store.expire_live(now - float(hours) * 3600),
+        "live sessions": store.live.expire_live(now - float(hours) * 3600),
         "counters": store.expire_counters(now),
     }
     if gone["games"]:

@@ -604,3 +604,32 @@ def script_words() -> dict[str, str]:
             "The server cannot be reached. Your last action was not saved: check your connection and try again."
         ),
     }
+
+
+# A live session's choices, in words (the forms' keys stay in English).
+LIVE_SOURCES = {
+    "random": lazy_gettext("a secret drawn at random"),
+    "teacher": lazy_gettext("a secret you type (hidden until it is found)"),
+    "adversary": lazy_gettext("no secret: the codemaker keeps the most codes possible"),
+}
+LIVE_NAMES = {
+    "typed": lazy_gettext("students type a nickname (or stay anonymous)"),
+    "generated": lazy_gettext("the app gives each student a friendly nickname"),
+    "hidden": lazy_gettext("no names: the projector shows none"),
+}
+
+
+def live_source_words(key: str) -> str:
+    return str(LIVE_SOURCES.get(key, key))
+
+
+def live_names_words(key: str) -> str:
+    return str(LIVE_NAMES.get(key, key))
+
+
+def student_label(student, names_shown: bool = True) -> str:
+    """How the teacher's screen names a student: the nickname, or their
+    number where names are hidden or they gave none."""
+    if names_shown and student.nickname:
+        return student.nickname
+    return gettext("Student %(num)d", num=student.seat)

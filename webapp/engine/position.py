@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .codes import JSON, Array, Code, Feedback, GameSize, History, guess_indices
+from .codes import JSON, Array, Code, Feedback, GameSize, History, feedback, guess_indices
 from .strategies import (
     MAX_PAIRS,
     Budget,
@@ -282,3 +282,19 @@ def branches(size: GameSize, guess: Code, cands: np.ndarray) -> list[Branch]:
     then white ascending); empty classes left out."""
     replies = feedback_table(size).row(guess.index(size), cands)
     return [Branch(Feedback.decode(r, size.pegs), cands[replies == r]) for r in np.unique(replies)]
+
+
+def adversary_reply(partition: dict[Feedback, int]) -> Feedback:
+    """The reply that keeps the most codes; ties to the first in order."""
+    return max(sorted(partition.items()), key=lambda item: item[1])[0]
+
+
+def following_move(position: Position, secret: Code | None) -> tuple[Code, Feedback] | None:
+    """The strategy's next guess from ``position`` and the reply it gets:
+    the secret's, or the adversary's when there is none (None once solved)."""
+    if position.suggestion is None:
+        return None
+    guess = position.suggestion.guess
+    if secret is not None:
+        return guess, feedback(guess, secret)
+    return guess, adversary_reply(position.suggestion.partition)

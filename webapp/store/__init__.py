@@ -10,6 +10,7 @@ web app enters one for every app context. The schema is kept by Alembic
 
 from __future__ import annotations
 
+from . import live
 from .challenges import (
     Challenge,
     ChallengeNotFound,
@@ -64,23 +65,6 @@ from .jobs import (
     load_job,
     requeue_stale_job,
 )
-from .live import (
-    LiveNotFound,
-    LiveSession,
-    StepMoved,
-    add_student,
-    cast_vote,
-    create_live,
-    expire_live,
-    is_teacher,
-    live_versions,
-    load_live,
-    set_step,
-    student_name,
-    students,
-    vote_of,
-    votes,
-)
 from .players import Played, daily_game, daily_games_of, daily_of, finished_games, forget_idle_players, server_key
 from .schema import upgrade
 
@@ -110,6 +94,7 @@ def open_database(config) -> Database:
 
 
 __all__ = [
+    "live",
     "DONE",
     "FAILED",
     "QUEUED",
@@ -125,18 +110,13 @@ __all__ = [
     "GameNotFound",
     "JobsFull",
     "Joined",
-    "LiveNotFound",
-    "LiveSession",
     "Move",
     "MoveTaken",
     "Played",
     "Player",
-    "StepMoved",
     "add_codemaker_reply",
-    "add_student",
     "admit_job",
     "beat_job",
-    "cast_vote",
     "challenge_of",
     "challenge_players",
     "claim_job",
@@ -146,7 +126,6 @@ __all__ = [
     "create_challenge",
     "create_codemaker",
     "create_game",
-    "create_live",
     "current",
     "daily_game",
     "daily_games_of",
@@ -155,23 +134,19 @@ __all__ = [
     "database_url",
     "enter",
     "expire_abandoned",
-    "expire_live",
     "fail_job",
     "finish_job",
     "finished_games",
     "forget_idle_players",
     "hand_back",
     "hit_counter",
-    "is_teacher",
     "join_challenge",
     "leave",
-    "live_versions",
     "load_challenge",
     "load_codemaker",
     "load_game",
     "load_hint",
     "load_job",
-    "load_live",
     "new_id",
     "open_database",
     "read_counter",
@@ -182,14 +157,9 @@ __all__ = [
     "scope",
     "server_key",
     "set_show_count",
-    "set_step",
-    "student_name",
-    "students",
     "transaction",
     "undo_codemaker_reply",
     "upgrade",
-    "vote_of",
-    "votes",
     "watch_token",
     "watched_game",
 ]

@@ -2,7 +2,11 @@
 replies, and the step the class sees), the students who joined it and the
 guess each proposes at a step. Tokens are kept as SHA-256 digests, never as
 themselves. Every change adds one to the session's ``version``, the number
-live events carry."""
+live events carry.
+
+A student has a seat: a number counted from 1 in each session, the ``id``
+the teacher removes them by. A removed student keeps the seat (so that
+browser cannot join again) and their votes stop counting."""
 
 from __future__ import annotations
 
@@ -29,6 +33,30 @@ class StepMoved(Exception):
     """The teacher moved on (or back) before this request was recorded."""
 
 
+class RoomClosed(Exception):
+    """The teacher has locked the room: nobody new joins."""
+
+
+class RoomFull(Exception):
+    """The session has as many students as it may."""
+
+
+class NoSuchStudent(LookupError):
+    """No student of the session has that seat."""
+
+
+# How the students are named: as they type, by names the app gives, or not
+# at all on the projector.
+NAMES = ("typed", "generated", "hidden")
+
+
+@dataclass(frozen=True)
+class Student:
+    seat: int
+    nickname: str  # "" when they gave none
+    removed: bool = False
+
+
 def digest(token: str) -> str:
     """What the store keeps of a token."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -41,6 +69,8 @@ class LiveSession:
     strategy: str
     source: str
     secret: Code | None
+    names: str = "typed"
+    locked: bool = False
     # Every guess and reply revealed so far; the class sees the first ``step``.
     line: list[tuple[Code, Feedback]] = field(default_factory=list)
     step: int = 0
@@ -63,6 +93,8 @@ def _session(row) -> LiveSession:
         row.strategy,
         row.source,
         Code.parse(row.secret, size) if row.secret else None,
+        row.names,
+        bool(row.locked),
         parse_history(row.line, size) if row.line else [],
         row.step,
         row.version,
@@ -80,6 +112,7 @@ def create_live(
     source: str,
     secret: Code | None,
     now: float,
+    names: str = "typed",
 ) -> LiveSession:
     """A new session under a code ``new_code()`` draws (drawn again if taken)."""
     values = {
@@ -88,6 +121,7 @@ def create_live(
         "strategy": strategy,
         "source": source,
         "secret": None if secret is None else str(secret),
+        "names": names,
         "created_at": now,
         "touched_at": now,
     }
@@ -141,36 +175,83 @@ def set_step(code: str, seen: int, step: int, line: list[tuple[Code, Feedback]],
     return _session(changed)
 
 
-def add_student(code: str, token: str, nickname: str, now: float) -> int:
-    """A new student in the session; the session's new version."""
+def _changed(db, code: str, now: float) -> int:
+    """Count one change of the session; its new version."""
+    db.execute(
+        live_sessions.update()
+        .where(live_sessions.c.code == code)
+        .values(version=live_sessions.c.version + 1, touched_at=now)
+    )
+    return db.execute(sa.select(live_sessions.c.version).where(live_sessions.c.code == code)).scalar_one()
+
+
+def add_student(
+    code: str, token: str, nickname: str | Callable[[int], str], now: float, most: int
+) -> tuple[Student, int]:
+    """A new student in the session, in the next seat (``nickname`` may be a
+    function of the seat); (the student, the session's new version).
+    :class:`RoomClosed` while the room is locked, :class:`RoomFull` once it
+    has ``most`` students (removed ones included)."""
     with transaction() as db:
-        db.execute(live_students.insert().values(token=digest(token), code=code, nickname=nickname, joined_at=now))
+        row = db.execute(locked(sa.select(live_sessions).where(live_sessions.c.code == code))).first()
+        if row is None:
+            raise LiveNotFound(code)
+        if row.locked:
+            raise RoomClosed(code)
+        seats = db.execute(
+            sa.select(sa.func.count(), sa.func.max(live_students.c.seat)).where(live_students.c.code == code)
+        ).one()
+        if seats[0] >= most:
+            raise RoomFull(code)
+        seat = (seats[1] or 0) + 1
+        name = nickname(seat) if callable(nickname) else nickname
         db.execute(
-            live_sessions.update()
-            .where(live_sessions.c.code == code)
-            .values(version=live_sessions.c.version + 1, touched_at=now)
+            live_students.insert().values(token=digest(token), code=code, seat=seat, nickname=name, joined_at=now)
         )
-        return db.execute(sa.select(live_sessions.c.version).where(live_sessions.c.code == code)).scalar_one()
+        return Student(seat, name), _changed(db, code, now)
 
 
-def student_name(code: str, token: str) -> str | None:
-    """The nickname of the student with ``token`` in this session ("" when
-    they gave none), or None when the token is not one of its students'."""
-    return (
+def student_of(code: str, token: str) -> Student | None:
+    """The student with ``token`` in this session (removed or not), or None."""
+    row = (
         connection()
         .execute(
-            sa.select(live_students.c.nickname).where(
+            sa.select(live_students.c.seat, live_students.c.nickname, live_students.c.removed).where(
                 live_students.c.token == digest(token), live_students.c.code == code
             )
         )
-        .scalar()
+        .first()
     )
+    return None if row is None else Student(row.seat, row.nickname, bool(row.removed))
+
+
+def remove_student(code: str, seat: int, now: float) -> int:
+    """Take the student in ``seat`` out of the session: their votes stop
+    counting and their token no longer follows it; the new version.
+    :class:`NoSuchStudent` when no student of the session sits there."""
+    with transaction() as db:
+        done = db.execute(
+            live_students.update()
+            .where(live_students.c.code == code, live_students.c.seat == seat, live_students.c.removed == 0)
+            .values(removed=1)
+        )
+        if not done.rowcount:
+            raise NoSuchStudent(seat)
+        return _changed(db, code, now)
+
+
+def set_locked(code: str, closed: bool, now: float) -> int:
+    """Lock the room (no new student joins) or open it again; the new version."""
+    with transaction() as db:
+        db.execute(live_sessions.update().where(live_sessions.c.code == code).values(locked=int(closed)))
+        return _changed(db, code, now)
 
 
 def cast_vote(code: str, token: str, step: int, guess: Code, now: float) -> tuple[bool, int]:
     """Record the student's proposal for ``step`` (replacing an earlier
     one); (whether it replaced one, the session's new version).
     :class:`StepMoved` when the class no longer sees that step."""
+    # A removed student's token never reaches here: the web layer refuses it first.
     student = digest(token)
     with transaction() as db:
         row = db.execute(locked(sa.select(live_sessions).where(live_sessions.c.code == code))).first()
@@ -208,23 +289,40 @@ def vote_of(code: str, token: str, step: int) -> str | None:
     )
 
 
+def _counted():
+    """The votes that count: those of students still in the session."""
+    return sa.select(live_votes.c.step, live_votes.c.guess).join(
+        live_students, sa.and_(live_students.c.token == live_votes.c.student, live_students.c.removed == 0)
+    )
+
+
 def votes(code: str) -> dict[int, Counter[str]]:
     """Every step's proposals, counted by guess."""
     out: dict[int, Counter[str]] = {}
-    query = sa.select(live_votes.c.step, live_votes.c.guess).where(live_votes.c.code == code)
-    for step, guess in connection().execute(query):
+    for step, guess in connection().execute(_counted().where(live_votes.c.code == code)):
         out.setdefault(step, Counter())[guess] += 1
     return out
 
 
-def students(code: str) -> list[str]:
-    """The students' nicknames ("" for those who gave none), in joining order."""
+def students(code: str) -> list[Student]:
+    """The students still in the session, by seat."""
     query = (
-        sa.select(live_students.c.nickname)
-        .where(live_students.c.code == code)
-        .order_by(live_students.c.joined_at, live_students.c.token)
+        sa.select(live_students.c.seat, live_students.c.nickname)
+        .where(live_students.c.code == code, live_students.c.removed == 0)
+        .order_by(live_students.c.seat)
     )
-    return list(connection().execute(query).scalars())
+    return [Student(seat, nickname) for seat, nickname in connection().execute(query)]
+
+
+def ballots(code: str) -> list[tuple[int, Student, str]]:
+    """Every vote that counts, as (step, student, guess), by step and seat."""
+    query = (
+        sa.select(live_votes.c.step, live_students.c.seat, live_students.c.nickname, live_votes.c.guess)
+        .join(live_students, live_students.c.token == live_votes.c.student)
+        .where(live_votes.c.code == code, live_students.c.removed == 0)
+        .order_by(live_votes.c.step, live_students.c.seat)
+    )
+    return [(step, Student(seat, name), guess) for step, seat, name, guess in connection().execute(query)]
 
 
 def live_versions(codes: list[str]) -> dict[str, int]:

@@ -172,6 +172,10 @@ live_sessions = sa.Table(
     sa.Column("strategy", sa.Text, nullable=False),
     sa.Column("source", sa.Text, nullable=False),
     sa.Column("secret", sa.Text),  # none when the adversary answers
+    # How students are named (typed, generated or hidden), and whether the
+    # teacher has locked the room to new students.
+    sa.Column("names", sa.Text, nullable=False, server_default="typed"),
+    sa.Column("locked", sa.Integer, nullable=False, server_default="0"),
     # The guesses and replies revealed so far (GUESS:BLACK,WHITE ...), and
     # how many of them the class sees now.
     sa.Column("line", sa.Text, nullable=False, server_default=""),
@@ -191,9 +195,14 @@ live_students = sa.Table(
     # The SHA-256 of the student's token.
     sa.Column("token", sa.Text, primary_key=True),
     sa.Column("code", sa.Text, sa.ForeignKey("live_sessions.code", ondelete="CASCADE"), nullable=False),
+    # Counted from 1 in each session: the student's id in the API.
+    sa.Column("seat", sa.Integer, nullable=False, server_default="0"),
     sa.Column("nickname", sa.Text, nullable=False, server_default=""),
     sa.Column("joined_at", Seconds, nullable=False),
+    # 1 once the teacher removed the student: the votes stop counting.
+    sa.Column("removed", sa.Integer, nullable=False, server_default="0"),
     sa.Index("live_students_by_session", "code", "joined_at"),
+    sa.Index("live_students_by_seat", "code", "seat"),
 )
 
 live_votes = sa.Table(

@@ -88,6 +88,7 @@ def init_app(app) -> None:
         game_title=helpers.game_title,
         size_presets=SIZE_PRESETS,
         size_query=lambda size: urlencode(links.size_args(size)),
+        size_fields=links.size_args,
     )
     app.before_request(helpers.forms_only)
     app.after_request(helpers.vary_on_htmx)

@@ -123,7 +123,10 @@ PATH_PARAMETERS = {
     "challenge_id": "The challenge's id.",
     "key": "The challenge's private results key (from its results link).",
     "code": "The live session's join code (six characters).",
+    "student": "A student's id in the live session (from the teacher's state).",
 }
+# Path parameters that are not plain text.
+PATH_SCHEMAS = {"student": {"type": "integer", "minimum": 1}}
 TAGS = [
     {"name": "games", "description": "Play against a secret the server draws."},
     {"name": "codemaker", "description": "You keep the secret; a strategy guesses it."},
@@ -224,7 +227,7 @@ def operation_object(path: str, method: str, op: Operation) -> dict:
             "name": name,
             "in": "path",
             "required": True,
-            "schema": {"type": "string"},
+            "schema": PATH_SCHEMAS.get(name, {"type": "string"}),
             "description": PATH_PARAMETERS[name],
         }
         for name in re.findall(r"{([a-z_]+)}", path)

@@ -20,7 +20,7 @@ from flask import abort, current_app, g, render_template, request, url_for
 from flask_babel import format_decimal, get_locale, gettext, lazy_gettext, ngettext
 
 from .. import store
-from ..engine import Code, Feedback, GameSize, MastermindError, Strategy, feedback, rules
+from ..engine import Code, Feedback, GameSize, MastermindError, Strategy, rules
 from ..engine.codes import format_history, peg_digit
 from ..engine.position import Position, describe
 from ..engine.strategies import Budget, Suggestion, TooSlow
@@ -411,38 +411,49 @@ def explained(
     return position
 
 
-def adversary_reply(partition: dict[Feedback, int]) -> Feedback:
-    """The reply that keeps the most codes; ties to the first in order."""
-    return max(sorted(partition.items()), key=lambda item: item[1])[0]
-
-
-def following_move(position: Position, secret: Code | None) -> tuple[Code, Feedback] | None:
-    """The strategy's next guess from ``position`` and the reply it gets:
-    the secret's, or the adversary's when there is none (None once solved)."""
-    if position.suggestion is None:
-        return None
-    guess = position.suggestion.guess
-    if secret is not None:
-        return guess, feedback(guess, secret)
-    return guess, adversary_reply(position.suggestion.partition)
-
-
 # --- names people give ------------------------------------------------------------------------
 
-# Characters a name may not carry: control characters and the invisible
-# marks that reverse or isolate the direction of the text after them.
-BIDI_CONTROLS = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Characters that show nothing yet are letters or symbols to Unicode: the
+# Hangul fillers and the blank Braille pattern (a name of them looks empty).
+BLANK_LETTERS = set("\u115f\u1160\u3164\uffa0\u2800")
+# Combining marks one character may carry in a name (a stack of dozens
+# spills over the lines around it).
+MOST_MARKS = 2
+
+
+def shown_characters(text: str) -> str:
+    """``text`` without what a reader cannot see or that changes the text
+    around it: control and format characters (zero-width spaces and joiners,
+    direction marks, tag characters), blank letters, and the combining marks
+    past the second on one character."""
+    kept: list[str] = []
+    marks = 0
+    for c in text:
+        kind = unicodedata.category(c)
+        if kind in ("Cc", "Cf", "Co", "Cs", "Cn") or c in BLANK_LETTERS:
+            continue
+        if kind.startswith("M"):
+            marks += 1
+            if marks > MOST_MARKS or not kept:
+                continue
+        else:
+            marks = 0
+        kept.append(c)
+    return "".join(kept)
 
 
 def player_name(raw, most: int = MAX_NAME) -> str:
-    """A player's name: plain text, with control and direction-changing
-    characters removed and spaces folded; at most ``most`` characters."""
+    """A player's name: plain text, with what a reader cannot see removed
+    (:func:`shown_characters`) and spaces folded; at most ``most`` characters.
+
+    >>> player_name("A\u200bnn"), player_name("\u200b\u200b\u200b"), player_name("  Ann   Lee ")
+    ('Ann', '', 'Ann Lee')
+    """
     if raw is None:
         return ""
     if not isinstance(raw, str):
         raise SettingsError(gettext('A name is text, such as "Ann".'))
-    kept = "".join(c for c in raw if c not in BIDI_CONTROLS and unicodedata.category(c) != "Cc")
-    name = " ".join(kept.split())
+    name = " ".join(shown_characters(raw).split())
     if len(name) > most:
         raise SettingsError(gettext("A name has at most %(num)d characters.", num=most))
     return name

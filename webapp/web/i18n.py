@@ -30,6 +30,8 @@ from ..words import (
     error_words,
     estimate_words,
     known_words,
+    live_names_words,
+    live_source_words,
     pool_words,
     rating_name,
     score_name,
@@ -39,6 +41,7 @@ from ..words import (
     strategy_description,
     strategy_reference,
     strategy_title,
+    student_label,
     why_words,
 )
 from .helpers import back_to, current_language, here_without_lang, keep_cookie, number, reply_words
@@ -143,6 +146,9 @@ def init_app(app) -> None:
         strategy_description=strategy_description,
         strategy_reference=strategy_reference,
         strategy_title=strategy_title,
+        live_source_words=live_source_words,
+        live_names_words=live_names_words,
+        student_label=student_label,
         format_decimal=format_decimal,
         format_date=format_date,
     )

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 
-from flask import current_app
+from flask import current_app, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import parse_many
@@ -33,12 +33,14 @@ DEFAULTS = {
     "RATELIMIT_HEADERS_ENABLED": True,
     # New games, challenges and codemaker games per client address.
     "CREATE_RATE_LIMIT": "30 per minute;300 per hour",
-    # Live sessions: codes that find no session, per address (with 25**6
-    # codes, enumerating them is hopeless at this pace); students joining
-    # from one address (a school's pupils share one); votes from one address.
+    # Live sessions: join codes that find no session, per address (with
+    # 25**6 codes, enumerating them is hopeless at this pace; only such codes
+    # are counted and refused, so a school's typos never shut out its class);
+    # students joining one session and votes in one session, from wherever
+    # they come (a school's pupils share one address).
     "LIVE_LOOKUP_RATE_LIMIT": "20 per minute;100 per hour",
-    "LIVE_JOIN_RATE_LIMIT": "120 per minute",
-    "LIVE_VOTE_RATE_LIMIT": "600 per minute",
+    "LIVE_JOIN_RATE_LIMIT": "300 per minute",
+    "LIVE_VOTE_RATE_LIMIT": "3000 per minute",
 }
 
 
@@ -84,14 +86,32 @@ def config_limit(name: str):
     return lambda: current_app.config[name]
 
 
-# Only the lookups that find no session count towards their limit.
-live_lookup = limiter.shared_limit(
-    config_limit("LIVE_LOOKUP_RATE_LIMIT"),
-    scope="live-lookup",
-    deduct_when=lambda response: response.status_code == 404,
+def count_wrong_code() -> bool:
+    """Count a join code that found no session against the client's
+    address; whether the address is still within its limit."""
+    if not current_app.config["RATELIMIT_ENABLED"]:
+        return True
+    address = get_remote_address()
+    hits = [
+        limiter.limiter.hit(item, "live-lookup", address)
+        for item in parse_many(config_limit("LIVE_LOOKUP_RATE_LIMIT")())
+    ]
+    return all(hits)
+
+
+def live_session_key() -> str:
+    """The session a live request names (in its address or its form), as
+    typed; the client's address when it names none."""
+    code = (request.view_args or {}).get("code") or request.form.get("code", "")
+    return "".join(c for c in str(code).upper() if c not in " -")[:32] or get_remote_address()
+
+
+live_joining = limiter.shared_limit(
+    config_limit("LIVE_JOIN_RATE_LIMIT"), scope="live-join", methods=["POST"], key_func=live_session_key
 )
-live_joining = limiter.shared_limit(config_limit("LIVE_JOIN_RATE_LIMIT"), scope="live-join", methods=["POST"])
-live_voting = limiter.shared_limit(config_limit("LIVE_VOTE_RATE_LIMIT"), scope="live-vote", methods=["POST"])
+live_voting = limiter.shared_limit(
+    config_limit("LIVE_VOTE_RATE_LIMIT"), scope="live-vote", methods=["POST"], key_func=live_session_key
+)
 
 
 def init_app(app) -> None:

@@ -610,6 +610,7 @@ LIVE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
 LIVE_CODE_LENGTH = 6
 MAX_NICKNAME = 20
 LiveSource = Literal["teacher", "random", "adversary"]
+LiveNames = Literal["typed", "generated", "hidden"]
 
 
 class LiveSettings(SizeFields):
@@ -622,6 +623,15 @@ class LiveSettings(SizeFields):
         "or none (adversary: the codemaker answers with the reply that keeps the most codes).",
     )
     secret: CodeText = Field(None, description='The secret, for source "teacher"; refused for the others.')
+    names: LiveNames = Field(
+        "typed",
+        description="How students are named: as they type (or anonymous), by friendly names the app gives in "
+        "their language, or not at all (hidden: the projector shows no names).",
+    )
+
+
+class LiveLock(RequestModel):
+    locked: bool = Field(description="True closes the room to new students; false opens it again.")
 
 
 class LiveStepTo(RequestModel):
@@ -655,19 +665,27 @@ class LiveCreated(AnswerModel):
     url: Url = Field(description="The session's state.")
 
 
+class LiveStudent(AnswerModel):
+    id: Annotated[int, Field(ge=1)] = Field(description="The student's number in the session (their seat).")
+    nickname: str = Field(description='Their nickname ("" for none).')
+
+
 class LiveState(SizeAnswer):
     """What the class sees now; with the teacher's token, the votes too."""
 
     code: LiveCode
     strategy: Strategy
+    strategy_title: str = Field(description="The strategy as people name it, in the request's language.")
     source: LiveSource
+    names: LiveNames
+    locked: bool = Field(description="Whether the teacher has closed the room to new students.")
     step: Annotated[int, Field(ge=0)] = Field(description="How many guesses the class sees.")
     steps: Annotated[int, Field(ge=0)] = Field(description="How many guesses have been revealed so far.")
     solved: bool = Field(description="Whether the guesses the class sees end with the secret.")
     history: list[Reply] = Field(description="The guesses the class sees, with their replies.")
     remaining: Annotated[int, Field(ge=1)] = Field(description="How many codes are still possible.")
     candidates: list[Code] = Field(None, description="The codes still possible, when they are few.")
-    students: Count = Field(description="How many students have joined.")
+    joined: Count = Field(description="How many students are in the session.")
     version: Count = Field(description="Counts every change; live events carry it as their id.")
     join_url: Url
     events_url: Url = Field(description="The session's live events (text/event-stream).")
@@ -677,10 +695,14 @@ class LiveState(SizeAnswer):
     votes: dict[str, Count] = Field(
         None, description="With the teacher's token: the class's proposals for the next guess, by guess."
     )
+    students: list[LiveStudent] = Field(None, description="With the teacher's token: the students in the room.")
+    most_students: Count = Field(None, description="With the teacher's token: how many students may join.")
 
 
 class StudentCreated(AnswerModel):
     student_token: Token = Field(description="Send it as Authorization: Bearer … to vote.")
+    id: Annotated[int, Field(ge=1)] = Field(description="The student's number in the session.")
+    nickname: str = Field(description="The nickname the teacher's screen shows (given by the app, maybe).")
     url: Url = Field(description="The student's page.")
 
 
@@ -690,8 +712,37 @@ class VoteAccepted(AnswerModel):
     replaced: bool = Field(description="Whether it replaced the student's earlier vote at this step.")
 
 
+class ReportRow(AnswerModel):
+    step: Annotated[int, Field(ge=1)] = Field(description="The guess voted on, counted from 1.")
+    student: Annotated[int, Field(ge=1)] = Field(description="The student's id.")
+    nickname: str
+    guess: Code
+    expected: float | None = Field(description="E of the student's proposal (null while worked out).")
+    strategy_guess: Code | None = Field(description="The strategy's guess at that step.")
+    strategy_expected: float | None = Field(description="E of the strategy's guess.")
+    difference: float | None = Field(description="expected less strategy_expected: below 0, better.")
+
+
+class ReportStudent(AnswerModel):
+    id: Annotated[int, Field(ge=1)]
+    nickname: str
+    proposals: Count = Field(description="Steps the student proposed a guess at.")
+    as_good: Count = Field(description="Proposals as good as the strategy's guess, or better (by E).")
+
+
+class LiveReport(AnswerModel):
+    """A live session's report: every proposal against the strategy's guess."""
+
+    code: LiveCode
+    strategy: Strategy
+    complete: bool = Field(description="False while some E is still being worked out: ask again.")
+    rows: list[ReportRow]
+    students: list[ReportStudent]
+
+
 class EventStream(RootModel[str]):
     """Server-sent events: an event named "step" (the step's HTML, with the
     session's version as its id) whenever the step changes and, for the
-    teacher, "votes" whenever the proposals or the students change; a comment every fifteen
-    seconds. Send Last-Event-ID to resume."""
+    teacher, "votes" whenever the proposals or the students change (at most
+    about once a second); "ended" when the session ends or the stream cannot
+    go on; a comment every fifteen seconds. Send Last-Event-ID to resume."""

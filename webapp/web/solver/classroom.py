@@ -13,7 +13,7 @@ from ... import jobs
 from ...engine import DEFAULT_STRATEGY, PRESETS, Code, MastermindError, Suggestion, feedback, get_strategy
 from ...engine.codes import check_secret, conceal, parse_history, random_secret, reveal
 from ...engine.lines import offered
-from ...engine.position import partition_bars
+from ...engine.position import following_move, partition_bars
 from ...engine.strategies import TooSlow
 from ...jobs import Busy
 from ...settings import SettingsError, parse_size
@@ -25,7 +25,6 @@ from ..helpers import (
     ViewError,
     busy_response,
     explained,
-    following_move,
     form_defaults,
     number,
     render,
