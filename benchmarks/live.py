@@ -1,7 +1,7 @@
 """A live classroom under load: many students follow one session's events
 on one gunicorn worker process while the teacher steps.
 
-    python -m benchmarks --live                   # 200 students: in-process signals, Redis, nginx
+    python -m benchmarks --live                   # 200 students: in-process signals, Redis, nginx, a school
     python -m benchmarks --live --students 400
 
 Each student is a real HTTP connection to ``/live/<code>/events`` (all read
@@ -19,6 +19,13 @@ runs: its events must pass at once, not wait in a buffer.
 
 The server is ``deploy/gunicorn.conf.py``'s worker class (gthread), with as
 many threads as students plus the threads it keeps free for other requests.
+
+The last run is a school as ``make serve`` and deploy/nginx.conf serve it,
+with the app's default limits: every request from one address (a school's),
+25 join codes that find nothing first, then the class joins through nginx
+(timed), follows, votes (timed, and the teacher's stream counts its "votes"
+events), the teacher steps (step to last phone), and a 6 × 8 session is
+asked for (refused up front, never a 5xx).
 """
 
 from __future__ import annotations
@@ -38,6 +45,7 @@ from .load import gunicorn
 from .servers import redis
 
 EVENT = re.compile(rb"event: step\nid: (\d+)\n")
+VOTES = re.compile(rb"event: votes\nid: (\d+)\n")
 # The threads a worker keeps for requests other than streams (webapp.events.LIVE_FREE_THREADS).
 FREE_THREADS = 8
 PATIENCE = 60  # seconds a step may take to reach everyone before the run is called broken
@@ -73,11 +81,14 @@ def worker_pid(master: int) -> int:
 class Listeners:
     """Many event streams read by one selector: when each saw which version."""
 
-    def __init__(self, port: int, path: str, count: int):
+    def __init__(self, port: int, path: str, count: int, token: str | None = None):
         self.selector = selectors.DefaultSelector()
         self.seen: list[dict[int, float]] = [{} for _ in range(count)]
         self.buffers = [b""] * count
-        request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n\r\n".encode()
+        self.votes = [0] * count  # "votes" events heard (the teacher's stream), and the last one's id
+        self.last_votes = [-1] * count
+        bearer = f"Authorization: Bearer {token}\r\n" if token else ""
+        request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n{bearer}\r\n".encode()
         self.sockets = []
         for index in range(count):
             sock = socket.create_connection(("127.0.0.1", port))
@@ -105,6 +116,9 @@ class Listeners:
                     if not chunk.startswith(b"HTTP/1.1 200"):
                         raise RuntimeError(chunk[:300].decode(errors="replace"))
                 buffer = self.buffers[index] + chunk
+                for match in VOTES.finditer(chunk):
+                    self.votes[index] += 1
+                    self.last_votes[index] = max(self.last_votes[index], int(match.group(1)))
                 if b"retry:" in buffer:
                     self.opened[index] = True
                 for match in EVENT.finditer(buffer):
@@ -193,6 +207,99 @@ def run(students: int, steps: int, redis_url: str | None, via_nginx: bool = Fals
     }
 
 
+def workers_rss_mib(master: int) -> float:
+    with open(f"/proc/{master}/task/{master}/children") as fh:
+        return sum(rss_mib(int(pid)) for pid in fh.read().split())
+
+
+def school(students: int, steps: int = 10, workers: int = 4, threads: int = 128, redis_url: str | None = None) -> dict:
+    """A class behind one address through deploy/nginx.conf and gunicorn as
+    ``make serve`` runs it, with the app's default live limits."""
+    from .slow_clients import nginx
+
+    with tempfile.TemporaryDirectory(prefix="mastermind-school-") as folder, contextlib.ExitStack() as stack:
+        database = os.path.join(folder, "live.sqlite3")
+        port, master = stack.enter_context(
+            gunicorn(
+                database, workers=workers, threads=threads, config={"JOBS_CONSUMER": "none", "REDIS_URL": redis_url}
+            )
+        )
+        port, _ = stack.enter_context(nginx(port))
+        typos = [call(port, "GET", f"/api/live/{'AAAAA' + c}")[0] for c in "ACDEFGHJKMNPQRTUVWXY34679"]
+        status, session = call(port, "POST", "/api/live", {"source": "random"})
+        assert status == 201, session
+        code, token = session["code"], session["teacher_token"]
+        t0 = time.perf_counter()
+        tokens = []
+        for _ in range(students):
+            status, joined = call(port, "POST", f"/api/live/{code}/students", {})
+            assert status == 201, joined
+            tokens.append(joined["student_token"])
+        joining = time.perf_counter() - t0
+        _, state = call(port, "GET", f"/api/live/{code}")
+        before = workers_rss_mib(master.pid)
+        teacher = Listeners(port, f"/live/{code}/events?after={state['version']}", 1, token)
+        listeners = Listeners(port, f"/live/{code}/events?after={state['version']}", students)
+        try:
+            listeners.pump(lambda: all(listeners.opened))
+            teacher.pump(lambda: all(teacher.opened))
+            opened = workers_rss_mib(master.pid)
+            t0 = time.perf_counter()
+            for student in tokens:
+                status, _ = call(port, "POST", f"/api/live/{code}/votes", {"guess": "1123"}, student)
+                assert status == 201
+            voting = time.perf_counter() - t0
+            _, voted = call(port, "GET", f"/api/live/{code}")
+            teacher.pump(lambda: teacher.last_votes[0] >= voted["version"])  # the teacher has heard every vote
+            started: dict[int, float] = {}
+            for number in range(steps):
+                t0 = time.perf_counter()
+                status, moved = call(port, "POST", f"/api/live/{code}/step", {"to": 1 - number % 2}, token)
+                assert status == 200, moved
+                started[moved["version"]] = t0
+                listeners.pump(listeners.everyone_has(moved["version"]))
+            page, _ = call(port, "GET", f"/api/live/{code}")
+            large, refusal = call(port, "POST", "/api/live", {"pegs": 6, "colors": 8})
+        finally:
+            listeners.close()
+            teacher.close()
+    lasts = [max(seen[version] - t0 for seen in listeners.seen) for version, t0 in started.items()]
+    return {
+        "students": students,
+        "workers": workers,
+        "signal": "Redis pub/sub" if redis_url else "the database, polled",
+        "typos": typos,
+        "join_s": joining,
+        "vote_s": voting,
+        "votes_events": teacher.votes[0],
+        "last_median_ms": statistics.median(lasts) * 1000,
+        "last_worst_ms": max(lasts) * 1000,
+        "kib_per_listener": (opened - before) * 1024 / students,
+        "session_after_typos": page,
+        "six_by_eight": (large, (refusal or {}).get("error", "")),
+    }
+
+
+def print_school(r: dict) -> None:
+    print(
+        f"school: {r['students']} students behind one address, nginx and {r['workers']} gunicorn workers, "
+        f"default limits; signals through {r['signal']}"
+    )
+    print(
+        f"  25 unknown codes first: {r['typos'].count(404)} x 404, {r['typos'].count(429)} x 429; "
+        f"the session's state afterwards: {r['session_after_typos']}"
+    )
+    print(
+        f"  {r['students']} joins in {r['join_s']:.2f} s; {r['students']} votes in {r['vote_s']:.2f} s, "
+        f"the teacher's stream got {r['votes_events']} 'votes' events"
+    )
+    print(
+        f"  step to the last phone: median {r['last_median_ms']:.0f} ms, worst {r['last_worst_ms']:.0f} ms; "
+        f"{r['kib_per_listener']:.0f} KiB per listener (all workers)"
+    )
+    print(f"  a 6x8 session: {r['six_by_eight'][0]} ({r['six_by_eight'][1][:80]})")
+
+
 def main(students: int = 200, steps: int = 20) -> None:
     print(
         f"live: {students} students on one gunicorn gthread worker ({students + FREE_THREADS} threads), {steps} steps"
@@ -211,3 +318,6 @@ def main(students: int = 200, steps: int = 20) -> None:
             f"{r['last_worst_ms']:10.0f}ms {r['rss_before_mib']:7.0f} MiB {r['rss_streams_mib']:9.0f} MiB "
             f"{r['kib_per_listener']:9.0f} KiB {r['other_request_ms']:12.1f}ms"
         )
+    print_school(school(students))
+    with redis() as redis_url:
+        print_school(school(students, redis_url=redis_url))

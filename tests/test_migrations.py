@@ -115,3 +115,37 @@ def test_the_operator_upgrades_with_one_command(tmp_path):
     current = runner.invoke(args=["db", "current"])
     assert current.output.count(store.schema.head()) == 2
     app.extensions["store"].close()
+
+
+@BOTH
+def test_live_sessions_of_the_last_release_keep_their_students(backend, db_config):
+    """A database at revision 0002 with a session in progress: after the
+    upgrade its students have seats in joining order, none removed, and the
+    room is open with typed names."""
+    from webapp.store.database import Database
+
+    url = db_config["DATABASE_URL"] or db_config["DATABASE"]
+    database = Database(url)
+    try:
+        store.schema.upgrade(database, "0002")
+        with database.engine.begin() as db:
+            db.exec_driver_sql(
+                "INSERT INTO live_sessions (code, teacher, pegs, colors, distinct_, strategy, source, created_at, "
+                "touched_at) VALUES ('ACDEFG', 'x', 4, 6, 0, 'knuth', 'adversary', 1e10, 1e10)"
+            )
+            for token, name, at in (("t-b", "Bo", 2.0), ("t-a", "Ann", 1.0), ("t-c", "Cy", 2.0)):
+                db.exec_driver_sql(
+                    "INSERT INTO live_students (token, code, nickname, joined_at) "
+                    f"VALUES ('{token}', 'ACDEFG', '{name}', {at})"
+                )
+        store.schema.upgrade(database)
+    finally:
+        database.close()
+    app = create_app({**db_config, "TESTING": True, "JOBS_CONSUMER": "none"})
+    try:
+        with app.app_context():
+            session = store.live.load_live("ACDEFG", 0)
+            assert (session.names, session.locked) == ("typed", False)
+            assert [(s.seat, s.nickname) for s in store.live.students("ACDEFG")] == [(1, "Ann"), (2, "Bo"), (3, "Cy")]
+    finally:
+        app.extensions["store"].close()

@@ -214,6 +214,7 @@ def sweep_size(s: Sweep, size: GameSize) -> None:
         s.get("/solver/tree", {**args, "strategy": name})
         s.get("/solver/tree", {**args, "strategy": name, "open": reply.key}, headers={"HX-Request": "true"})
     s.post("/solver/classroom", data={**args, "strategy": "knuth", "source": "random", "presenter": "1"})
+    sweep_live(s, size, strategies)
     # A game on the board: created by the form, a guess, a hint, the board.
     resp = s.post("/games", data={**args, "max_guesses": "12"})
     if resp.status_code == 303:
@@ -268,6 +269,48 @@ def sweep_size(s: Sweep, size: GameSize) -> None:
     s.get(f"/replay/{slug}/{code}/review", won, headers={"HX-Request": "true"})
     wrong = [c for c in (Code.from_index(int(i), size) for i in secret_indices(size)[:40]) if c != secret]
     s.get(f"/replay/{slug}/{code}", {"l": 30, "g": ".".join(str(wrong[i % len(wrong)]) for i in range(30))})
+
+
+LIVE_SOURCES = ("random", "teacher", "adversary")
+
+
+def sweep_live(s: Sweep, size: GameSize, strategies: list[str]) -> None:
+    """A live session of each offered strategy (sampled) and secret source,
+    started from the form and through the API, stepped to the end with the
+    projector, a student's phone and the report drawn at each step: refused
+    up front where the board is too large to draw, never a 5xx."""
+    offered_here = [n for n in PRESETS if n in strategies and offered(PRESETS[n], size)]
+    for name, source in sampled(list(itertools.product(offered_here, LIVE_SOURCES)), size, 2):
+        settings = {**size_json(size), "strategy": name, "source": source}
+        if source == "teacher":
+            settings["secret"] = str(a_secret(size))
+        s.post(
+            "/live", data={**size_args(size), "strategy": name, "source": source, "secret": settings.get("secret", "")}
+        )
+        made = s.post("/api/live", json=settings)
+        if made.status_code != 201:
+            continue
+        session = made.get_json()
+        code, teacher = session["code"], {"Authorization": f"Bearer {session['teacher_token']}"}
+        student = s.post(f"/api/live/{code}/students", json={"nickname": "sweep"}).get_json()["student_token"]
+        s.client.set_cookie(f"live_teacher_{code}", session["teacher_token"])
+        s.client.set_cookie(f"live_student_{code}", student)
+        for _ in range(size.n_codes if size.n_codes < 12 else 12):
+            state = s.get(f"/api/live/{code}", headers=teacher).get_json()
+            if state.get("solved"):
+                break
+            if state.get("strategy_guess"):
+                s.post(
+                    f"/api/live/{code}/votes",
+                    json={"guess": state["strategy_guess"]},
+                    headers={"Authorization": f"Bearer {student}"},
+                )
+            s.get(f"/live/{code}/teach")
+            s.get(f"/live/{code}")
+            if s.post(f"/api/live/{code}/step", json={}, headers=teacher).status_code != 200:
+                break
+        s.get(f"/live/{code}/report")
+        s.get(f"/api/live/{code}/report", headers={**teacher, "Accept": "text/csv"})
 
 
 def test_every_size_every_route(sweep_app, work, capsys):
