@@ -261,19 +261,33 @@ def strict_app(db_config):
 
 
 def test_codes_cannot_be_enumerated(strict_app):
+    """Past its limit of wrong codes an address learns nothing more: every
+    code gets 429, a real session's too, unless the address has met that
+    session (a school whose teacher started it, whose pupils joined it) or
+    the request carries one of its tokens."""
     client = strict_app.test_client()
-    session = create(client)
+    session = create(client)  # from 127.0.0.1: the school
+    pupil = join(client, session["code"])
     for _ in range(10):  # codes that exist do not count
         assert client.get(f"/api/live/{session['code']}").status_code == 200
-    misses = [client.get(f"/join/{code}").status_code for code in ("AAAAAA", "CCCCCC", "DDDDDD", "EEEEEE", "FFFFFF")]
+    stranger = {"REMOTE_ADDR": "10.0.0.9"}
+    misses = [client.get(f"/join/{code}", environ_base=stranger).status_code for code in ("AAAAAA", "CCCCCC")]
+    misses += [client.get(f"/join/{code}", environ_base=stranger).status_code for code in ("DDDDDD", "EEEEEE", "FFFFFF")]
     assert misses == [404] * 5
-    blocked = client.get("/api/live/GGGGGG")
+    blocked = client.get("/api/live/GGGGGG", environ_base=stranger)
     assert blocked.status_code == 429 and "Too many join codes" in blocked.get_json()["error"]
-    assert client.post("/join", data={"code": "HHHHHH"}).status_code == 429
-    # A code that names a session, and its teacher, are never refused.
+    assert client.get(f"/api/live/{session['code']}", environ_base=stranger).status_code == 429  # no leak
+    assert client.post("/join", data={"code": session["code"]}, environ_base=stranger).status_code == 429
+    # The school makes as many typos, and keeps its session, its pupils and its teacher.
+    school_misses = [client.get(f"/join/{code}").status_code for code in ("HHHHHH", "JJJJJJ", "KKKKKK")]
+    school_misses += [client.get(f"/join/{code}").status_code for code in ("MMMMMM", "NNNNNN", "PPPPPP")]
+    assert school_misses == [404] * 5 + [429]
     assert client.post("/join", data={"code": session["code"]}).status_code == 303
     assert client.get(f"/api/live/{session['code']}").status_code == 200
+    assert vote(client, session["code"], pupil, "1122").status_code == 201
     assert step(client, session).status_code == 200
+    # A token of the session passes from any address.
+    assert client.get(f"/api/live/{session['code']}", headers=bearer(pupil), environ_base=stranger).status_code == 200
 
 
 def test_nicknames_are_short_and_shown_escaped(client):

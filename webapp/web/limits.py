@@ -86,17 +86,41 @@ def config_limit(name: str):
     return lambda: current_app.config[name]
 
 
+def wrong_code_limits():
+    return parse_many(config_limit("LIVE_LOOKUP_RATE_LIMIT")())
+
+
+def within_wrong_codes() -> bool:
+    """Whether the client's address may still try a join code that finds nothing."""
+    if not current_app.config["RATELIMIT_ENABLED"]:
+        return True
+    address = get_remote_address()
+    return all(limiter.limiter.test(item, "live-lookup", address) for item in wrong_code_limits())
+
+
 def count_wrong_code() -> bool:
     """Count a join code that found no session against the client's
     address; whether the address is still within its limit."""
     if not current_app.config["RATELIMIT_ENABLED"]:
         return True
     address = get_remote_address()
-    hits = [
-        limiter.limiter.hit(item, "live-lookup", address)
-        for item in parse_many(config_limit("LIVE_LOOKUP_RATE_LIMIT")())
-    ]
+    hits = [limiter.limiter.hit(item, "live-lookup", address) for item in wrong_code_limits()]
     return all(hits)
+
+
+def known_key(code: str) -> str:
+    return f"LIMITER/live-known/{get_remote_address()}/{code}"
+
+
+def know_session(code: str) -> None:
+    """Remember that the client's address has met session ``code`` (started
+    it, or joined it): past the limit of wrong codes, it still passes."""
+    if current_app.config["RATELIMIT_ENABLED"]:
+        limiter.limiter.storage.incr(known_key(code), int(float(current_app.config["LIVE_IDLE_HOURS"]) * 3600))
+
+
+def knows_session(code: str) -> bool:
+    return not current_app.config["RATELIMIT_ENABLED"] or limiter.limiter.storage.get(known_key(code)) > 0
 
 
 def live_session_key() -> str:

@@ -44,3 +44,9 @@ def renewed(response, code: str):
         if token and name not in {c.split("=", 1)[0] for c in response.headers.getlist("Set-Cookie")}:
             keep(response, name, token)
     return response
+
+
+def tokens(code: str) -> tuple[str | None, ...]:
+    """Every token the request carries for the session (as the code is typed)."""
+    code = "".join(c for c in str(code).upper() if c not in " -")[:32]
+    return bearer(), request.cookies.get(teacher_cookie(code)), request.cookies.get(student_cookie(code))

@@ -31,7 +31,7 @@ from .blueprints import api
 
 def found(code: str) -> service.LiveSession:
     try:
-        return service.find(code)
+        return service.find(code, *access.tokens(code))
     except service.Refused as exc:
         abort(error_response(exc.status, str(exc)))
 

@@ -27,7 +27,7 @@ NAMES = ("typed", "generated", "hidden")
 def found(code: str) -> service.LiveSession:
     """The session, or its refusal as a page (404, or 429 past the limit of wrong codes)."""
     try:
-        return service.find(code)
+        return service.find(code, *access.tokens(code))
     except service.Refused as exc:
         abort(error_response(exc.status, str(exc)))
 
@@ -204,7 +204,7 @@ def join():
     if not code:  # nothing to look up: not counted as a wrong code
         return join_page(error=gettext("Enter the join code shown on the teacher's screen."), status=400)
     try:
-        session = service.find(code)
+        session = service.find(code, *access.tokens(code))
         _, token = service.join(session, nickname, request.cookies.get(access.student_cookie(session.code)))
     except service.Refused as exc:
         return join_page(code, str(exc), nickname[: MAX_NICKNAME * 2], exc.status)

@@ -24,7 +24,7 @@ from ...settings import NO, YES, SettingsError, small_number
 from ...words import error_words, not_offered, strategy_title, visible
 from ..contract import validation_words
 from ..helpers import explained, player_name
-from ..limits import count_wrong_code
+from ..limits import count_wrong_code, know_session, knows_session, within_wrong_codes
 from ..schemas import LIVE_ALPHABET, LIVE_CODE_LENGTH, MAX_NICKNAME, LiveSettings
 from .nicknames import nickname
 
@@ -62,22 +62,28 @@ def idle_hours() -> int:
     return int(current_app.config["LIVE_IDLE_HOURS"])
 
 
-def find(code: str) -> LiveSession:
+def find(code: str, *tokens: str | None) -> LiveSession:
     """The session a join code names. A code that names none counts
-    towards its address's limit of wrong codes (a 404, then 429s for wrong
-    codes only); a code that names a session is never refused."""
+    towards its address's limit of wrong codes (a 404). Past that limit
+    the address gets 429 for every code, so it learns nothing more, but for
+    the sessions it has met (started or joined: a school's class keeps its
+    session through its pupils' typos) and for requests with a token of the
+    session (``token``: its teacher's or a student's)."""
     code = read_code(code)
+    if not within_wrong_codes():
+        try:
+            session = store.live.load_live(code, time.time() - idle_hours() * 3600)
+        except store.live.LiveNotFound:
+            session = None
+        if session is not None and (knows_session(code) or any(holds(session, token) for token in tokens)):
+            return session
+        count_wrong_code()
+        raise too_many_wrong_codes()
     try:
         return store.live.load_live(code, time.time() - idle_hours() * 3600)
     except store.live.LiveNotFound:
         if not count_wrong_code():
-            raise Refused(
-                gettext(
-                    "Too many join codes from this address found no session just now: check the code on the "
-                    "teacher's screen, and try again in a minute."
-                ),
-                429,
-            ) from None
+            raise too_many_wrong_codes() from None
         raise Refused(
             gettext(
                 "No live session has the code %(code)s. Check it on the teacher's screen; a session ends after "
@@ -87,6 +93,21 @@ def find(code: str) -> LiveSession:
             ),
             404,
         ) from None
+
+
+def too_many_wrong_codes() -> Refused:
+    return Refused(
+        gettext(
+            "Too many join codes from this address found no session just now: check the code on the "
+            "teacher's screen, and try again in a minute."
+        ),
+        429,
+    )
+
+
+def holds(session: LiveSession, token: str | None) -> bool:
+    """Whether ``token`` is the teacher's or a student's of the session."""
+    return is_teacher(session, token) or student_of(session, token) is not None
 
 
 def is_teacher(session: LiveSession, token: str | None) -> bool:
@@ -174,6 +195,7 @@ def create(settings: LiveSettings) -> tuple[LiveSession, str]:
     session = store.live.create_live(
         new_code, token, size, strategy.name, settings.source, secret, time.time(), settings.names
     )
+    know_session(session.code)
     return session, token
 
 
@@ -271,6 +293,7 @@ def join(session: LiveSession, typed, token: str | None = None) -> tuple[Student
             409,
         ) from None
     publish(session, version)
+    know_session(session.code)
     return student, token
 
 

@@ -107,7 +107,7 @@ def client_gone() -> bool:
 )
 def events(code):
     try:
-        session = service.find(code)
+        session = service.find(code, *access.tokens(code))
     except service.Refused as exc:
         return error_response(exc.status, str(exc))
     teacher = service.is_teacher(session, access.teacher_token(session.code))
