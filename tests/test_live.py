@@ -272,7 +272,9 @@ def test_codes_cannot_be_enumerated(strict_app):
         assert client.get(f"/api/live/{session['code']}").status_code == 200
     stranger = {"REMOTE_ADDR": "10.0.0.9"}
     misses = [client.get(f"/join/{code}", environ_base=stranger).status_code for code in ("AAAAAA", "CCCCCC")]
-    misses += [client.get(f"/join/{code}", environ_base=stranger).status_code for code in ("DDDDDD", "EEEEEE", "FFFFFF")]
+    misses += [
+        client.get(f"/join/{code}", environ_base=stranger).status_code for code in ("DDDDDD", "EEEEEE", "FFFFFF")
+    ]
     assert misses == [404] * 5
     blocked = client.get("/api/live/GGGGGG", environ_base=stranger)
     assert blocked.status_code == 429 and "Too many join codes" in blocked.get_json()["error"]
@@ -800,3 +802,53 @@ def test_a_stream_that_cannot_draw_ends_with_an_event(client, monkeypatch):
         assert name == "ended" and 'role="alert"' in html
     finally:
         stream.close()
+
+
+def test_a_phone_that_goes_frees_its_place_at_once(tmp_path):
+    """Under gunicorn a stream notices its phone has gone while it waits
+    (not at its next keepalive, an hour away here), so a session whose one
+    place was taken has it again for the next phone."""
+    import http.client
+    import json
+    import socket
+
+    from benchmarks.load import gunicorn
+
+    config = {"LIVE_STREAMS_PER_SESSION": 1, "LIVE_KEEPALIVE_SECONDS": 3600, "JOBS_CONSUMER": "none"}
+    with gunicorn(str(tmp_path / "live.sqlite3"), workers=1, threads=16, config=config) as (port, _):
+
+        def call(method, path, body=None):
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=PATIENCE)
+            conn.request(
+                method, path, json.dumps(body) if body is not None else None, {"Content-Type": "application/json"}
+            )
+            response = conn.getresponse()
+            return response.status, response.read()
+
+        status, body = call("POST", "/api/live", {})
+        code = json.loads(body)["code"]
+
+        def open_stream() -> tuple[socket.socket, bytes]:
+            sock = socket.create_connection(("127.0.0.1", port), timeout=PATIENCE)
+            sock.sendall(f"GET /live/{code}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+            head = b""
+            while b"\r\n\r\n" not in head or (head.startswith(b"HTTP/1.1 200") and b"retry:" not in head):
+                chunk = sock.recv(4096)
+                if not chunk:
+                    break
+                head += chunk
+            return sock, head
+
+        first, head = open_stream()
+        assert head.startswith(b"HTTP/1.1 200")
+        second, head = open_stream()
+        assert head.startswith(b"HTTP/1.1 503")  # the session's one place is taken
+        second.close()
+        first.close()  # the phone goes
+        for _ in range(PATIENCE * 10):  # each refused try is an answer, not a wait
+            third, head = open_stream()
+            third.close()
+            if head.startswith(b"HTTP/1.1 200"):
+                break
+            time.sleep(0.1)
+        assert head.startswith(b"HTTP/1.1 200")
