@@ -852,3 +852,21 @@ def test_a_phone_that_goes_frees_its_place_at_once(tmp_path):
                 break
             time.sleep(0.1)
         assert head.startswith(b"HTTP/1.1 200")
+
+
+def test_the_session_cookies_are_renewed_while_in_use(client):
+    """A lesson longer than a cookie's first life keeps its rights: every
+    page of the session the teacher or a student opens renews their cookie."""
+    made = client.post("/live", data={})
+    code = made.headers["Location"].split("/")[-2]
+    phone = client.application.test_client()
+    phone.post("/join", data={"code": code, "nickname": "Ann"})
+    for who, path, cookie in (
+        (client, f"/live/{code}/teach", "live_teacher_"),
+        (phone, f"/live/{code}", "live_student_"),
+    ):
+        renewed = [c for c in who.get(path).headers.getlist("Set-Cookie") if c.startswith(cookie + code)]
+        assert len(renewed) == 1 and "Max-Age=21600" in renewed[0] and "HttpOnly" in renewed[0]
+    stranger = client.application.test_client()
+    stranger.set_cookie(f"live_student_{code}", "not-a-token-of-this-session")
+    assert not stranger.get(f"/live/{code}").headers.getlist("Set-Cookie")

@@ -287,7 +287,7 @@ class Starts:
 
     def retry_after(self, client: str) -> int:
         resets = [self.strategy.get_window_stats(item, "job-start", client).reset_time for item in self.items]
-        return max(1, int(max(resets) - time.time()) + 1)
+        return max(1, int(max(resets, default=time.time()) - time.time()) + 1)
 
 
 def time_left(latest: list, now: float) -> float | None:

@@ -144,4 +144,7 @@ def init_app(app) -> None:
     for name, value in DEFAULTS.items():
         app.config.setdefault(name, value)
     limiter.init_app(app)
-    app.extensions["jobs"].starts = Starts(limiter.limiter, parse_many(app.config["JOBS_START_RATE_LIMIT"]))
+    if app.config["RATELIMIT_ENABLED"]:
+        app.extensions["jobs"].starts = Starts(limiter.limiter, parse_many(app.config["JOBS_START_RATE_LIMIT"]))
+    else:  # no limits, so no storage to count in: every client may start jobs
+        app.extensions["jobs"].starts = Starts(None, [])
