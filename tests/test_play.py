@@ -219,3 +219,11 @@ def test_watch_link_shows_moves_but_cannot_play(client, app):
     done = client.get(watch).get_data(as_text=True)
     assert '<span class="secret-text">6543</span>' in done and "Solved in 2 guesses." in done
     assert client.get("/watch/nope").status_code == 404
+
+
+def test_a_review_part_opened_as_an_address_leads_to_its_board(client):
+    game = client.post("/api/games", json={}).get_json()
+    opened = client.get(f"/games/{game['id']}/review")
+    assert opened.status_code == 303 and opened.headers["Location"].endswith(f"/games/{game['id']}#review")
+    part = client.get(f"/games/{game['id']}/review", headers={"HX-Request": "true"})
+    assert part.status_code == 409  # the part itself, for the board's script: not over yet

@@ -202,6 +202,8 @@ def review(game_id):
     """The review part of a finished board (what its progress polls), with
     the share panel again: a daily's share text gains the skill."""
     game = game_or_404(game_id)
+    if not is_htmx():  # opened as an address: the board, where the review is a part
+        return redirect(url_for("play.board", game_id=game.id) + "#review", 303)
     if not game.over:
         return render_template(
             "error.html", status=409, message=gettext("The review is ready once the game is over.")
