@@ -15,6 +15,7 @@
     python -m benchmarks --start-up # every tree of up to 5,040 codes, whole process (see startup.py)
     python -m benchmarks --start-up --against main   # the same beside another commit
     python -m benchmarks --start-up --cold  # every command builds its feedback matrix (no cache)
+    python -m benchmarks --smoke    # every mode above once, at a tiny size (make test runs it)
 
 Compiled kernels are loaded (and compiled on a first run) before the clock
 starts; "traced" is the peak of Python and numpy allocations (tracemalloc, a
@@ -29,6 +30,8 @@ import argparse
 import json
 import os
 import sys
+import time
+import traceback
 
 from .jobs import measure
 
@@ -86,7 +89,7 @@ def plan(quick: bool, slow: bool = False):
     return jobs
 
 
-def main(argv=None):
+def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m benchmarks")
     parser.add_argument("--quick", action="store_true", help="skip 5 pegs × 8 colours")
     parser.add_argument("--slow", action="store_true", help="add the optimal 4×7 search (minutes)")
@@ -149,60 +152,82 @@ def main(argv=None):
         action="store_true",
         help="with --start-up: no feedback matrix from the cache (MASTERMIND_CACHE=off), as a board's first command",
     )
-    args = parser.parse_args(argv)
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="every mode once at a tiny size, to show that each still runs (exit status 1 if one fails)",
+    )
+    return parser
+
+
+def main(argv=None):
+    args = parser().parse_args(argv)
+    if args.smoke:
+        if smoke():
+            raise SystemExit(1)
+        return
+    run(args)
+
+
+def run(args: argparse.Namespace, tiny: dict | None = None) -> None:
+    """The mode ``args`` asks for; ``tiny`` adds keyword arguments to the
+    mode's own main function (the smoke run's small sizes)."""
+    tiny = tiny or {}
     if args.start_up:
         from .startup import main as startup_main
 
         if args.cold:
             os.environ["MASTERMIND_CACHE"] = "off"  # the commands inherit it
 
-        startup_main(only=args.only, against=args.against)
+        startup_main(only=args.only, against=args.against, **tiny)
         return
     if args.peer or args.peer_jobs:
         from .peer import main as peer_main
 
-        peer_main(args.peer, slow=args.slow, only=args.only, threads=args.threads)
+        peer_main(args.peer, slow=args.slow, only=args.only, threads=args.threads, **tiny)
         return
     if args.subtrees:
         from .subtrees import main as subtrees_main
 
-        subtrees_main(args.subtrees, args.budget)
+        subtrees_main(args.subtrees, args.budget, **tiny)
         return
     if args.live:
         from .live import main as live_main
 
-        live_main(students=args.students)
+        live_main(students=args.students, **tiny)
         return
     if args.fairness:
         from .fairness import main as fairness_main
 
-        fairness_main()
+        fairness_main(**tiny)
         return
     if args.sweep:
         from .sweep import main as sweep_main
 
-        sweep_main()
+        sweep_main(**tiny)
         return
     if args.worker_memory:
         from .worker_memory import main as worker_memory_main
 
-        worker_memory_main()
+        worker_memory_main(**tiny)
         return
     if args.slow_clients:
         from .slow_clients import main as slow_clients_main
 
-        slow_clients_main()
+        slow_clients_main(**tiny)
         return
     if args.scale:
         from .scale import main as scale_main
 
-        scale_main(players=args.players)
+        scale_main(players=args.players, **tiny)
         return
     if args.load:
         from .load import main as load_main
 
-        load_main(players=args.players)
+        load_main(players=args.players, **tiny)
         return
+    if tiny:
+        raise TypeError(f"the job list takes no sizes: {tiny}")
     jobs = [j for j in plan(args.quick, args.slow) if not args.only or args.only in j[0]]
     rows = []
     if not args.json:
@@ -225,6 +250,83 @@ def main(argv=None):
         load_main(players=args.players)
         print()
         sweep_main()
+
+
+# The start-up runs' one tree: a whole command of a fraction of a second.
+SMOKE_TREE = "3×10 (1,000) knuth"
+
+
+def smoke_plan() -> list[tuple[list[str], dict]]:
+    """Every mode once, small: (its command-line flags, the keyword arguments
+    its main function takes for sizes the command line leaves at full size)."""
+    from webapp.engine import GameSize
+
+    boards = [GameSize(3, 3), GameSize(4, 4)]  # two of tests/test_sweep.py's SIZES
+    return [
+        (["--quick", "--only", "feedback matrix 4×6"], {}),
+        (["--load", "--players", "2"], {"seconds": 0.5, "workers": 1}),
+        (["--scale", "--players", "2"], {"seconds": 0.5, "workers": 1, "warm_up": 0.25}),
+        (["--slow-clients"], {"clients": 2, "seconds": 0.6, "interval": 0.2, "workers": 1, "calm": 2, "settle": 0.2}),
+        (["--fairness"], {"seconds": 0.6, "workers": 1, "tries": 2, "settle": 0.3}),
+        (["--worker-memory"], {"sizes": boards, "positions": 2}),
+        (["--sweep"], {"sizes": boards}),
+        (
+            ["--live", "--students", "3"],
+            {
+                "steps": 2,
+                "school_steps": 2,
+                "school_workers": 1,
+                "school_threads": 16,
+                # A stream whose student has gone ends this soon, not at the shutdown's deadline.
+                "settings": {"LIVE_KEEPALIVE_SECONDS": 0.2},
+            },
+        ),
+        (["--subtrees", "4x4", "--budget", "5"], {"whole": "3x4"}),
+        (["--peer-jobs", "--only", "tree 4×6 knuth"], {"repeats": 1}),
+        (["--start-up", "--only", SMOKE_TREE], {"repeats": 1}),
+        (["--start-up", "--cold", "--only", SMOKE_TREE], {"repeats": 1}),
+        (["--start-up", "--against", "HEAD", "--only", SMOKE_TREE], {"repeats": 1}),
+    ]
+
+
+def smoke_value(value) -> str:
+    """A smoke run's size as its header shows it: boards by their labels."""
+    if isinstance(value, list):
+        return "[" + ", ".join(smoke_value(item) for item in value) + "]"
+    return value.label() if hasattr(value, "label") else str(value)
+
+
+def smoke() -> int:
+    """Every mode of ``python -m benchmarks`` once at a tiny size, each
+    printing its usual output between a header and a line saying whether it
+    ran; the number of modes that raised. The times printed show only that
+    each mode works: at these sizes they measure nothing."""
+    plan = smoke_plan()
+    failed = []
+    started = time.perf_counter()
+    for number, (flags, tiny) in enumerate(plan, 1):
+        shown = " ".join(f"'{flag}'" if " " in flag else flag for flag in flags)
+        sizes = ", ".join(f"{key}={smoke_value(value)}" for key, value in tiny.items())
+        print(f"== smoke {number}/{len(plan)}: {shown}" + (f" ({sizes})" if sizes else "") + " ==", flush=True)
+        environment = dict(os.environ)  # --cold turns the cache off for the commands it starts
+        began = time.perf_counter()
+        try:
+            run(parser().parse_args(flags), tiny)
+        except (Exception, SystemExit):
+            traceback.print_exc(file=sys.stdout)
+            failed.append(shown)
+            print(f"-- failed: {shown}", flush=True)
+        else:
+            print(f"-- ran: {shown} ({time.perf_counter() - began:.1f} s)", flush=True)
+        finally:
+            os.environ.clear()
+            os.environ.update(environment)
+    seconds = time.perf_counter() - started
+    if failed:
+        print(f"smoke: {len(failed)} of {len(plan)} modes failed in {seconds:.0f} s: {'; '.join(failed)}")
+    else:
+        print(f"smoke: all {len(plan)} modes ran in {seconds:.0f} s")
+    return len(failed)
 
 
 if __name__ == "__main__":

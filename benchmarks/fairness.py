@@ -22,6 +22,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from pathlib import Path
 
 from .load import gunicorn
 
@@ -80,43 +81,46 @@ def jobs_by_client(database: str) -> dict:
     return dict(rows)
 
 
-def run(seconds: float, extra: dict) -> dict:
-    database = tempfile.mktemp(suffix=".sqlite3", prefix="fairness-")
-    config = {"PROXIES": 1, "JOBS_CONSUMER": "embedded", **extra}
-    flood: Counter = Counter()
-    served: Counter = Counter()
-    stop = threading.Event()
-    with gunicorn(database, config=config) as (port, _):
+def run(seconds: float, extra: dict, workers: int = 4, tries: int = SECOND_CLIENT_TRIES, settle: float = 2.0) -> dict:
+    """The flood on ``workers`` gunicorn workers; ``settle`` seconds in, the
+    second client's ``tries`` lines, spread over the rest of ``seconds``."""
+    with tempfile.TemporaryDirectory(prefix="mastermind-fairness-") as folder:
+        database = str(Path(folder) / "fairness.sqlite3")
+        config = {"PROXIES": 1, "JOBS_CONSUMER": "embedded", **extra}
+        flood: Counter = Counter()
+        served: Counter = Counter()
+        stop = threading.Event()
+        with gunicorn(database, workers, config=config) as (port, _):
 
-        def flooding(seed: int) -> None:
-            rng = random.Random(seed)
-            while not stop.is_set():
-                flood[ask(port, flood_link(rng), "198.51.100.7")] += 1
+            def flooding(seed: int) -> None:
+                rng = random.Random(seed)
+                while not stop.is_set():
+                    flood[ask(port, flood_link(rng), "198.51.100.7")] += 1
 
-        threads = [threading.Thread(target=flooding, args=(i,), daemon=True) for i in range(FLOOD_CONNECTIONS)]
-        for thread in threads:
-            thread.start()
-        time.sleep(2.0)  # the flood has taken what it can
-        pause = (seconds - 2.0) / SECOND_CLIENT_TRIES
-        for i in range(SECOND_CLIENT_TRIES):
-            colors, strategy = 6 + i % 2, LINE_STRATEGIES[i // 2 % len(LINE_STRATEGIES)]
-            line = f"/api/solver/optimal-game?pegs=5&colors={colors}&strategy={strategy}&adversary=deepest"
-            served[ask(port, line, "203.0.113.9")] += 1
-            time.sleep(pause)
-        stop.set()
-        for thread in threads:
-            thread.join(35)
-        started = jobs_by_client(database)
+            threads = [threading.Thread(target=flooding, args=(i,), daemon=True) for i in range(FLOOD_CONNECTIONS)]
+            for thread in threads:
+                thread.start()
+            time.sleep(settle)  # the flood has taken what it can
+            pause = (seconds - settle) / tries
+            for i in range(tries):
+                colors, strategy = 6 + i % 2, LINE_STRATEGIES[i // 2 % len(LINE_STRATEGIES)]
+                line = f"/api/solver/optimal-game?pegs=5&colors={colors}&strategy={strategy}&adversary=deepest"
+                served[ask(port, line, "203.0.113.9")] += 1
+                time.sleep(pause)
+            stop.set()
+            for thread in threads:
+                thread.join(35)
+            started = jobs_by_client(database)
     ok = sum(n for status, n in served.items() if status not in (0, 503))
     return {"served": ok, "second": dict(sorted(served.items())), "flood": dict(sorted(flood.items())), "jobs": started}
 
 
-def main(seconds: float = SECONDS) -> dict:
+def main(seconds: float = SECONDS, workers: int = 4, tries: int = SECOND_CLIENT_TRIES, settle: float = 2.0) -> dict:
     results = {}
     for name, extra in SCENARIOS.items():
-        r = results[name] = run(seconds, extra)
+        r = results[name] = run(seconds, extra, workers, tries, settle)
         print(f"{name}:")
-        print(f"  second client: {r['served']} of {SECOND_CLIENT_TRIES} served, by status {r['second']}")
+        print(f"  second client: {r['served']} of {tries} served, by status {r['second']}")
         flooded = sum(r["flood"].values())
         print(f"  flood: {flooded} review links, by status {r['flood']}; jobs started, by client: {r['jobs']}")
     return results

@@ -140,13 +140,17 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def run(students: int, steps: int, redis_url: str | None, via_nginx: bool = False) -> dict:
+def run(
+    students: int, steps: int, redis_url: str | None, via_nginx: bool = False, settings: dict | None = None
+) -> dict:
+    """``students`` following ``steps`` steps; ``settings`` adds to the app's configuration."""
     with tempfile.TemporaryDirectory(prefix="mastermind-live-") as folder:
         config = {
             "REDIS_URL": redis_url,
             "LIVE_LOOKUP_RATE_LIMIT": "100000 per minute",
             "LIVE_JOIN_RATE_LIMIT": "100000 per minute",
             "JOBS_CONSUMER": "none",
+            **(settings or {}),
         }
         database = os.path.join(folder, "live.sqlite3")
         with contextlib.ExitStack() as stack:
@@ -212,7 +216,14 @@ def workers_rss_mib(master: int) -> float:
         return sum(rss_mib(int(pid)) for pid in fh.read().split())
 
 
-def school(students: int, steps: int = 10, workers: int = 4, threads: int = 128, redis_url: str | None = None) -> dict:
+def school(
+    students: int,
+    steps: int = 10,
+    workers: int = 4,
+    threads: int = 128,
+    redis_url: str | None = None,
+    settings: dict | None = None,
+) -> dict:
     """A class behind one address through deploy/nginx.conf and gunicorn as
     ``make serve`` runs it, with the app's default live limits."""
     from .slow_clients import nginx
@@ -221,7 +232,10 @@ def school(students: int, steps: int = 10, workers: int = 4, threads: int = 128,
         database = os.path.join(folder, "live.sqlite3")
         port, master = stack.enter_context(
             gunicorn(
-                database, workers=workers, threads=threads, config={"JOBS_CONSUMER": "none", "REDIS_URL": redis_url}
+                database,
+                workers=workers,
+                threads=threads,
+                config={"JOBS_CONSUMER": "none", "REDIS_URL": redis_url, **(settings or {})},
             )
         )
         port, _ = stack.enter_context(nginx(port))
@@ -300,7 +314,21 @@ def print_school(r: dict) -> None:
     print(f"  a 6x8 session: {r['six_by_eight'][0]} ({r['six_by_eight'][1][:80]})")
 
 
-def main(students: int = 200, steps: int = 20) -> None:
+def main(
+    students: int = 200,
+    steps: int = 20,
+    school_students: int | None = None,
+    school_steps: int = 10,
+    school_workers: int = 4,
+    school_threads: int = 128,
+    settings: dict | None = None,
+) -> None:
+    """The three set-ups with ``students`` for ``steps`` steps, then the school
+    (``school_students``, as many as ``students`` unless given) on
+    ``school_workers`` workers of ``school_threads`` threads, without Redis
+    and with it. ``settings`` adds to every server's configuration."""
+    school_students = students if school_students is None else school_students
+    at_school = {"steps": school_steps, "workers": school_workers, "threads": school_threads, "settings": settings}
     print(
         f"live: {students} students on one gunicorn gthread worker ({students + FREE_THREADS} threads), {steps} steps"
     )
@@ -308,16 +336,16 @@ def main(students: int = 200, steps: int = 20) -> None:
         f"{'signal':21} {'median':>8} {'p99':>8} {'last, median':>13} {'last, worst':>12} "
         f"{'RSS before':>11} {'with streams':>13} {'per listener':>13} {'other request':>14}"
     )
-    rows = [run(students, steps, None)]
+    rows = [run(students, steps, None, settings=settings)]
     with redis() as redis_url:
-        rows.append(run(students, steps, redis_url))
-    rows.append(run(students, steps, None, via_nginx=True))
+        rows.append(run(students, steps, redis_url, settings=settings))
+    rows.append(run(students, steps, None, via_nginx=True, settings=settings))
     for r in rows:
         print(
             f"{r['signal']:21} {r['median_ms']:6.0f}ms {r['p99_ms']:6.0f}ms {r['last_median_ms']:11.0f}ms "
             f"{r['last_worst_ms']:10.0f}ms {r['rss_before_mib']:7.0f} MiB {r['rss_streams_mib']:9.0f} MiB "
             f"{r['kib_per_listener']:9.0f} KiB {r['other_request_ms']:12.1f}ms"
         )
-    print_school(school(students))
+    print_school(school(school_students, **at_school))
     with redis() as redis_url:
-        print_school(school(students, redis_url=redis_url))
+        print_school(school(school_students, redis_url=redis_url, **at_school))

@@ -166,15 +166,24 @@ def span(times: list[float]) -> str:
     return f"{seconds_shown(min(times))}–{seconds_shown(statistics.median(times))}"
 
 
-def run(peer: str | None, slow: bool = False, only: str | None = None, threads: int | None = None) -> list[dict]:
+def run(
+    peer: str | None,
+    slow: bool = False,
+    only: str | None = None,
+    threads: int | None = None,
+    repeats: int | None = None,
+) -> list[dict]:
+    """Each job (those whose name contains ``only``), its own number of
+    times unless ``repeats`` says how many."""
     rows = []
-    for name, ours_args, peer_args, repeats, is_slow in JOBS:
+    for name, ours_args, peer_args, times, is_slow in JOBS:
         if (is_slow and not slow) or (only and only not in name):
             continue
+        times = repeats or times
         ours, theirs = [], []
         ours_mem = theirs_mem = 0.0
         ours_total = theirs_total = None
-        for _ in range(repeats):  # alternate, so a noisy moment hits both
+        for _ in range(times):  # alternate, so a noisy moment hits both
             command = ours_args if ours_args[0] == sys.executable else [MASTERMIND, *ours_args]
             seconds, mib, out = timed(command, threads)
             ours.append(seconds)
@@ -219,11 +228,17 @@ def print_row(r: dict, with_peer: bool) -> None:
     print(line, flush=True)
 
 
-def main(peer: str | None, slow: bool = False, only: str | None = None, threads: int | None = None) -> None:
+def main(
+    peer: str | None,
+    slow: bool = False,
+    only: str | None = None,
+    threads: int | None = None,
+    repeats: int | None = None,
+) -> None:
     if peer and not os.access(peer, os.X_OK):
         raise SystemExit(f"--peer {peer}: not an executable file")
     compile_app()
     ours = f"both on {threads} thread(s)" if threads else "this project on every core (2 here), the peer on one thread"
     print(f"whole-process wall time (min–median of alternating runs) and peak RSS; {ours}")
     header(bool(peer))
-    run(peer, slow, only, threads)
+    run(peer, slow, only, threads, repeats)

@@ -71,7 +71,9 @@ def round_trips(database_url: str | None, folder: str) -> dict[str, int]:
     return trips
 
 
-def run(players: int = 32, seconds: float = 12, workers: int = 4) -> list[dict]:
+def run(players: int = 32, seconds: float = 12, workers: int = 4, warm_up: float = 4) -> list[dict]:
+    """Each set-up loaded by ``players`` for ``seconds`` after ``warm_up``
+    seconds of the same load (checked, not timed); the statements per request."""
     rows = []
     with tempfile.TemporaryDirectory() as folder, postgresql(durable=True) as pg, redis() as redis_url:
         setups = [
@@ -83,17 +85,17 @@ def run(players: int = 32, seconds: float = 12, workers: int = 4) -> list[dict]:
             config = {"REDIS_URL": shared} if shared else {}
             with contextlib.ExitStack() as stack:
                 ports = [stack.enter_context(gunicorn(database, workers, config=config))[0] for _ in range(servers)]
-                warm_up = load(ports, players, 4)  # every worker booted and its kernels loaded
+                warmed = load(ports, players, warm_up)  # every worker booted and its kernels loaded
                 result = load(ports, players, seconds)
-                result["acks"] += warm_up["acks"]  # checked too
+                result["acks"] += warmed["acks"]  # checked too
             check = verify(database, result["acks"])
             rows.append({"setup": name, "servers": servers, **result, **check})
         trips = {"SQLite": round_trips(None, folder), "PostgreSQL": round_trips(pg, folder)}
     return rows, trips
 
 
-def main(players: int = 32, seconds: float = 12, workers: int = 4) -> None:
-    rows, trips = run(players, seconds, workers)
+def main(players: int = 32, seconds: float = 12, workers: int = 4, warm_up: float = 4) -> None:
+    rows, trips = run(players, seconds, workers, warm_up)
     print(
         f"scale: {players} players for {seconds:.0f} s per set-up; each server gunicorn with {workers} "
         "gthread workers × 4 threads; half the players use the htmx board, half the API"

@@ -289,34 +289,47 @@ def recover(port: int, seconds: float = 15) -> None:
     raise RuntimeError(f"port {port} did not answer again within {seconds:.0f} s of the trickle's end")
 
 
-def run(clients: int = 50, seconds: float = 20, interval: float = 0.5, timeout: float = 5) -> tuple[list, str]:
+def run(
+    clients: int = 50,
+    seconds: float = 20,
+    interval: float = 0.5,
+    timeout: float = 5,
+    workers: int = 4,
+    calm: int = 10,
+    settle: float = 1.0,
+) -> tuple[list, str]:
+    """Each path timed with ``calm`` requests and nothing trickling, then
+    ``settle`` seconds into ``clients`` trickling connections, a request
+    every ``interval`` seconds to the end of ``seconds``."""
     nginx_program()  # say so at once when nginx is missing, before gunicorn starts
     rows = []
-    count = int((seconds - 1) / interval)  # requests under trickling, from 1 s in to the end
+    count = int((seconds - settle) / interval)  # requests under trickling, from ``settle`` s in to the end
     with (
         tempfile.TemporaryDirectory() as folder,
-        gunicorn(str(Path(folder) / "slow.sqlite3"), workers=4, threads=4) as (direct, _),
+        gunicorn(str(Path(folder) / "slow.sqlite3"), workers=workers, threads=4) as (direct, _),
         nginx(direct) as (proxied, version),
     ):
         for path, port in (("direct", direct), ("nginx", proxied)):
             recover(port)
-            for _ in range(16):  # every worker has rendered the page once
+            for _ in range(4 * workers):  # every worker has rendered the page once
                 timed_get(port, timeout)
-            rows.append(summary(path, False, probe(port, 10, 0.1, timeout)))
+            rows.append(summary(path, False, probe(port, calm, 0.1, timeout)))
             with Trickle(port, clients, limit=seconds + timeout + 10) as trickle:
-                time.sleep(1)  # every connection open and trickling
+                time.sleep(settle)  # every connection open and trickling
                 results = probe(port, count, interval, timeout)
             rows.append(summary(path, True, results, trickle.cut))
     return rows, version
 
 
-def main(clients: int = 50, seconds: float = 20) -> None:
-    rows, version = run(clients, seconds)
+def main(
+    clients: int = 50, seconds: float = 20, interval: float = 0.5, workers: int = 4, calm: int = 10, settle: float = 1.0
+) -> None:
+    rows, version = run(clients, seconds, interval, workers=workers, calm=calm, settle=settle)
     print(
         f"slow clients: {clients} connections each sending a request line, then one header line a "
-        f"second, for {seconds:.0f} s; GET / every 0.5 s meanwhile (5 s timeout)"
+        f"second, for {seconds:.0f} s; GET / every {interval:g} s meanwhile (5 s timeout)"
     )
-    print(f"gunicorn 4 gthread workers × 4 threads; nginx {version} with deploy/nginx.conf")
+    print(f"gunicorn {workers} gthread workers × 4 threads; nginx {version} with deploy/nginx.conf")
     print(
         f"{'path':8} {'trickling':>9} {'requests':>9} {'answered':>9} {'median ms':>10} {'max ms':>8} "
         f"{'timeouts':>9} {'errors':>7} {'slow conns cut':>15}"

@@ -90,11 +90,14 @@ def worktree(ref: str) -> Iterator[Path]:
             subprocess.run(["git", "worktree", "remove", "--force", str(path)], cwd=ROOT, check=True)
 
 
-def main(only: str | None = None, repeats: int = 3, against: str | None = None) -> None:
+def main(only: str | None = None, repeats: int | None = None, against: str | None = None) -> None:
+    """Each tree (those whose name contains ``only``) best of ``repeats``
+    runs: 3 alone, 5 beside the commit ``against``, unless given."""
     if against is not None:
         with worktree(against) as other:
-            beside(other, against, only, max(repeats, 5))
+            beside(other, against, only, repeats or 5)
         return
+    repeats = repeats or 3
     compile_app()
     print(f"whole process, best of {repeats}, feedback matrices {matrices()}; * over {GOAL} s")
     print(f"{'tree':62} {'seconds':>8} {'MiB':>5} {'total':>7}")

@@ -92,6 +92,8 @@ def first_round(size: GameSize, budget: float) -> dict:
 def predict(solved: list[tuple[int, float, int]], codes: int) -> float:
     """Seconds for a class of ``codes`` codes, on the power law through the
     classes solved (the larger half of them, where the growth shows)."""
+    if not solved:  # not even the smallest class within the budget: nothing to go on
+        return float("nan")
     points = [(m, s) for m, s, _ in solved if m >= 3 and s > 0]
     points = points[len(points) // 2 :] if len(points) >= 4 else points
     if len(points) < 2:
@@ -117,16 +119,22 @@ def whole_over_first_round(size: GameSize) -> float:
     return (time.perf_counter() - started) / first_round_seconds
 
 
-def main(size_text: str = "5x6", budget: float = 600.0) -> None:
-    pegs, colors = (int(v) for v in size_text.lower().split("x"))
-    size = GameSize(pegs, colors)
-    ratio = whole_over_first_round(GameSize(5, 5))
-    print(f"5x5 searched whole here: the whole search takes {ratio:.1f} times its first round", flush=True)
+def board(text: str) -> GameSize:
+    pegs, colors = (int(v) for v in text.lower().split("x"))
+    return GameSize(pegs, colors)
+
+
+def main(size_text: str = "5x6", budget: float = 600.0, whole: str = "5x5") -> None:
+    """The estimate for ``size_text`` from ``budget`` seconds of measuring,
+    the second round scaled by the ratio measured on ``whole`` (PxC)."""
+    size = board(size_text)
+    ratio = whole_over_first_round(board(whole))
+    print(f"{whole} searched whole here: the whole search takes {ratio:.1f} times its first round", flush=True)
     found = first_round(size, budget)
     first_round_seconds = found["measured"] + found["predicted"]
-    whole = first_round_seconds * ratio
+    estimate = first_round_seconds * ratio
     print(
         f"first round: {found['measured']:.0f} s measured + {found['predicted']:.0f} s fitted for the "
         f"{len(found['classes']) - len(found['solved'])} larger classes = {first_round_seconds / 3600:.1f} core-hours; "
-        f"the whole search about {whole / 3600:.1f} core-hours ({ratio:.1f} x, as on 5x5)"
+        f"the whole search about {estimate / 3600:.1f} core-hours ({ratio:.1f} x, as on {whole})"
     )

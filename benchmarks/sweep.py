@@ -12,8 +12,12 @@ from __future__ import annotations
 import os
 import tempfile
 import time
+from typing import TYPE_CHECKING
 
 from tests.test_sweep import SIZES, Sweep, sweep_config, sweep_size
+
+if TYPE_CHECKING:
+    from webapp.engine import GameSize
 
 
 class TimedSweep(Sweep):
@@ -34,22 +38,25 @@ class TimedSweep(Sweep):
         return max(self.times, default=(0.0, ""))
 
 
-def main(shown: int = 8) -> None:
+def main(shown: int = 8, sizes: list[GameSize] | None = None) -> None:
+    """The sweep of ``sizes`` (every size of ``tests/test_sweep.py`` unless given)."""
     from webapp import create_app
+
+    sizes = SIZES if sizes is None else sizes
 
     with tempfile.TemporaryDirectory(prefix="mastermind-sweep-") as folder:
         app = create_app(sweep_config(os.path.join(folder, "games.sqlite3")))
         sweep = TimedSweep(app.test_client())
-        sizes = []
-        for size in SIZES:
+        timed = []
+        for size in sizes:
             started = time.perf_counter()
             sweep_size(sweep, size)
-            sizes.append((time.perf_counter() - started, size.label()))
+            timed.append((time.perf_counter() - started, size.label()))
         app.extensions["jobs"].stop()
-    total = sum(seconds for seconds, _ in sizes)
-    print(f"sweep: {sweep.count} requests over {len(SIZES)} sizes in {total:.1f} s (kernels loaded before)")
+    total = sum(seconds for seconds, _ in timed)
+    print(f"sweep: {sweep.count} requests over {len(timed)} sizes in {total:.1f} s (kernels loaded before)")
     print(f"{'slowest sizes':40} {'seconds':>8}")
-    for seconds, label in sorted(sizes, reverse=True)[:shown]:
+    for seconds, label in sorted(timed, reverse=True)[:shown]:
         print(f"{label:40} {seconds:8.2f}")
     print(f"{'slowest answers':100} {'seconds':>8}")
     for seconds, what in sorted(sweep.times, reverse=True)[:shown]:

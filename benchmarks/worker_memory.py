@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import resource
+import shutil
 import tempfile
 import time
 
@@ -25,7 +26,9 @@ def peak_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def main() -> None:
+def main(sizes: list | None = None, positions: int = 46) -> None:
+    """``positions`` classroom requests on 6×9, then the sweep of ``sizes``
+    (every size of ``tests/test_sweep.py`` unless given)."""
     from tests.test_sweep import SIZES, sweep_size
     from webapp import create_app
 
@@ -46,7 +49,8 @@ def main() -> None:
     rows = [("started, kernels loaded", 0, 0.0, rss_mib(), peak_mib())]
     sweep = TimedSweep(app.test_client())
     started = time.perf_counter()
-    for first in range(46):  # 46 positions one guess into 6×9, each a different reply
+    sizes = SIZES if sizes is None else sizes
+    for first in range(positions):  # positions one guess into 6×9 (46 by default), each a different reply
         guess = "112233"
         reply = f"{first % 4},{(first // 4) % 3}"
         sweep.get(
@@ -58,14 +62,18 @@ def main() -> None:
                 "history": f"{guess}:{reply}" if first else "",
             },
         )
-    rows.append(("46 classroom requests, 6×9", sweep.count, time.perf_counter() - started, rss_mib(), peak_mib()))
+    rows.append(
+        (f"{positions} classroom requests, 6×9", sweep.count, time.perf_counter() - started, rss_mib(), peak_mib())
+    )
     before, started = sweep.count, time.perf_counter()
-    for size in SIZES:
+    for size in sizes:
         sweep_size(sweep, size)
     rows.append(
-        (f"sweep of {len(SIZES)} sizes", sweep.count - before, time.perf_counter() - started, rss_mib(), peak_mib())
+        (f"sweep of {len(sizes)} sizes", sweep.count - before, time.perf_counter() - started, rss_mib(), peak_mib())
     )
     app.extensions["jobs"].stop()
+    app.extensions["store"].close()
+    shutil.rmtree(folder, ignore_errors=True)
     print("one app process (a gunicorn worker's share), SQLite, jobs queued but not run")
     print(f"{'after':34} {'requests':>9} {'seconds':>8} {'RSS MiB':>8} {'peak MiB':>9}")
     for label, count, seconds, rss, peak in rows:
