@@ -101,10 +101,12 @@ chromium:
 		$(SUDO) apt-get install -y --no-install-recommends chromium; }
 
 # The store, API, job and challenge tests also run on real PostgreSQL and
-# Redis servers, which the tests start themselves from Debian's packages.
+# Redis servers, and the benchmarks' smoke run behind nginx, which the tests
+# start themselves from Debian's packages.
 servers:
-	@{ ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && command -v redis-server >/dev/null 2>&1; } || \
-		{ $(SUDO) apt-get update && $(SUDO) apt-get install -y --no-install-recommends postgresql redis-server; }
+	@{ ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && command -v redis-server >/dev/null 2>&1 && \
+		{ command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; }; } || \
+		{ $(SUDO) apt-get update && $(SUDO) apt-get install -y --no-install-recommends postgresql redis-server nginx; }
 
 # Lint and format (ruff), types (mypy: strict on the engine), then every test.
 test: $(TEST_STAMP) $(NATIVE) compile-messages bytecode chromium servers lint
