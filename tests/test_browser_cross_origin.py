@@ -94,6 +94,8 @@ def targets(app, live_server):
         (f"/live/{LIVE_CODE}/step", {"to": "1"}),
         ("/join", {"code": LIVE_CODE, "nickname": "Victim"}),
         (f"/live/{LIVE_CODE}/vote", {"guess": "1122", "step": "0"}),
+        (f"/live/{LIVE_CODE}/lock", {"locked": "1"}),
+        (f"/live/{LIVE_CODE}/students/1/remove", {}),
         ("/api/games", {"pegs": "4"}),
     ]
     pages = {r.endpoint for r in app.url_map.iter_rules() if "POST" in r.methods and not r.rule.startswith("/api/")}
@@ -128,6 +130,9 @@ def test_another_sites_page_changes_nothing(browser, live_server, db_path, targe
             assert "another site" in page.content(), action
             assert {c["name"]: c["value"] for c in context.cookies(live_server.url)} == own, action
         assert records(db_path) == before
+        with sqlite3.connect(db_path) as db:  # the room is as it was: open, its student in it
+            assert db.execute("SELECT locked FROM live_sessions").fetchall() == [(0,)]
+            assert db.execute("SELECT removed FROM live_students").fetchall() == [(0,)]
     finally:
         context.close()
         attacker.stop()

@@ -70,7 +70,7 @@ def test_comparison_without_javascript(nojs_page, live_server, app):
     expect(page.locator("table.compare")).to_have_count(0)
     app.extensions["jobs"].start(1)
     # The page's own reload brings the table, with no click.
-    expect(page.locator("table.compare tbody tr").first).to_contain_text("simple", timeout=60_000)
+    expect(page.locator("table.compare tbody tr").first).to_contain_text("Simple", timeout=60_000)
 
 
 def test_tree_by_mouse_and_keyboard(page, live_server):

@@ -131,7 +131,7 @@ def test_challenge_from_a_second_browser(page, live_server, browser):
     expect(row).to_have_count(1, timeout=10_000)
     expect(row).to_contain_text("Robin")
     expect(row).to_contain_text("won")
-    expect(page.locator(".benchmarks")).to_contain_text("knuth")
+    expect(page.locator(".benchmarks")).to_contain_text("Knuth")
     shot(page, "challenge-results.png")
     # The list refreshes every few seconds; a keyboard user on the replay link stays there.
     page.locator("#replay-1").focus()

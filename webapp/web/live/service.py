@@ -171,8 +171,8 @@ def drawable(strategy, size: GameSize) -> None:
 
 def create(settings: LiveSettings) -> tuple[LiveSession, str]:
     """A new session and its teacher's token."""
-    size = GameSize(settings.pegs, settings.colors, settings.distinct, settings.distinct_guesses)
     try:
+        size = GameSize(settings.pegs, settings.colors, settings.distinct, settings.distinct_guesses)
         strategy = get_strategy(settings.strategy)
         if not offered(strategy, size):
             raise Refused(not_offered(strategy, size))
