@@ -14,7 +14,7 @@ PORT ?= 5000
 
 TRANSLATIONS := webapp/translations
 
-.PHONY: run test lint chromium servers bench serve classroom upgrade lock clean messages update-messages compile-messages bytecode native-if-possible
+.PHONY: run test lint chromium servers bench serve classroom upgrade lock clean messages update-messages compile-messages bytecode
 
 # The app alone for `make run` and `make serve`; the test tools too for `make test`.
 # Both install exactly the versions (and files, by hash) in requirements/,
@@ -28,21 +28,6 @@ $(STAMP): pyproject.toml $(APP_LOCK)
 	PYTHONWARNINGS=ignore $(BIN)/python -m pip install --quiet --no-deps -e . --config-settings editable_mode=compat
 	$(BIN)/python -m webapp.engine.warm  # compile the engine's kernels once, ahead of any request
 	touch $(STAMP)
-
-# The compiled tree library `mastermind analyse` plays small boards with,
-# without loading numpy (webapp/native): made by numba and the system linker
-# (ld, from binutils), remade when its sources change. built.py is written
-# last, so it is the target. `make run` goes on without it (the command then
-# plays through the engine); `make test` needs it.
-NATIVE := webapp/native/built.py
-$(NATIVE): $(STAMP) webapp/engine/tree_kernel.py webapp/engine/strategies.py webapp/native/build.py
-	@command -v ld >/dev/null 2>&1 || { $(SUDO) apt-get update && \
-		$(SUDO) apt-get install -y --no-install-recommends binutils; }
-	$(BIN)/python -m webapp.native.build
-
-native-if-possible: $(STAMP)
-	@$(MAKE) --no-print-directory $(NATIVE) || \
-		echo "mastermind analyse will play through the engine: the compiled tree library did not build"
 
 $(TEST_STAMP): $(STAMP) $(TEST_LOCK)
 	PYTHONWARNINGS=ignore $(BIN)/python -m pip install --quiet --require-hashes -r $(TEST_LOCK)
@@ -64,7 +49,7 @@ lock:
 		--strip-extras --allow-unsafe --no-emit-index-url --no-emit-find-links $(if $(UPGRADE),--upgrade) \
 		-c $(TEST_LOCK) -o $(APP_LOCK) pyproject.toml
 
-run: $(STAMP) native-if-possible compile-messages bytecode upgrade
+run: $(STAMP) compile-messages bytecode upgrade
 	$(BIN)/flask --app webapp run --host $(HOST) --port $(PORT)
 
 # Bring the database (DATABASE_URL, or the SQLite file in instance/) up to
@@ -109,7 +94,7 @@ servers:
 		{ $(SUDO) apt-get update && $(SUDO) apt-get install -y --no-install-recommends postgresql redis-server nginx; }
 
 # Lint and format (ruff), types (mypy: strict on the engine), then every test.
-test: $(TEST_STAMP) $(NATIVE) compile-messages bytecode chromium servers lint
+test: $(TEST_STAMP) compile-messages bytecode chromium servers lint
 	$(BIN)/python -m pytest
 
 lint: $(TEST_STAMP)
@@ -117,7 +102,7 @@ lint: $(TEST_STAMP)
 	$(BIN)/ruff format --check webapp tests benchmarks
 	$(BIN)/mypy
 
-bench: $(TEST_STAMP) $(NATIVE) bytecode servers
+bench: $(TEST_STAMP) bytecode servers
 	$(BIN)/python -m benchmarks
 
 # The language catalogues (German and Spanish; English is the source):
@@ -137,4 +122,4 @@ compile-messages: $(STAMP)
 	$(BIN)/pybabel -q compile -d $(TRANSLATIONS)
 
 clean:
-	rm -rf $(VENV) test-results .pytest_cache $(NATIVE) webapp/native/tree.so
+	rm -rf $(VENV) test-results .pytest_cache

@@ -11,11 +11,7 @@ The project never ships or downloads mmstrat: build it yourself
 times; a time is "min–median" of the wall-clock seconds around each process,
 memory is the largest peak RSS (``/usr/bin/time``). The peer runs on one thread (``-mt 1``), or
 on as many as ``--threads`` gives this project (the same count on both sides).
-Both sides must print the same total, or the row says so. The Bulls and
-Cows trees are timed twice: as ``mastermind`` plays them (the compiled tree
-library of ``webapp.native``, without numpy), and through the engine
-(``python -m webapp.cli``, numpy), the way every command not played by the
-library runs.
+Both sides must print the same total, or the row says so.
 """
 
 from __future__ import annotations
@@ -31,8 +27,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 MASTERMIND = str(Path(sys.executable).with_name("mastermind"))
-# The command past its front door: every tree through the engine.
-THROUGH_ENGINE = [sys.executable, "-m", "webapp.cli"]
 
 # (name, this project's arguments, the peer's arguments or None, repeats, slow)
 JOBS = [
@@ -89,20 +83,6 @@ JOBS = [
     (
         "tree Bulls and Cows entropy",
         ["analyse", "--preset", "bulls-and-cows", "--strategy", "entropy"],
-        ["-r", "bc", "-s", "entropy"],
-        3,
-        False,
-    ),
-    (
-        "tree Bulls and Cows minimax-lex, the engine",
-        [*THROUGH_ENGINE, "analyse", "--preset", "bulls-and-cows", "--strategy", "minimax-lex"],
-        ["-r", "bc", "-s", "minmax"],
-        3,
-        False,
-    ),
-    (
-        "tree Bulls and Cows entropy, the engine",
-        [*THROUGH_ENGINE, "analyse", "--preset", "bulls-and-cows", "--strategy", "entropy"],
         ["-r", "bc", "-s", "entropy"],
         3,
         False,

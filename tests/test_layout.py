@@ -124,7 +124,7 @@ def test_no_view_imports_another_view():
     assert crossing == {}
 
 
-# Plain Python the engine shares with the command line's numpy-free door.
+# Plain Python the engine shares with the command line.
 ENGINE_MAY_IMPORT = ("webapp.engine", "webapp.figures")
 
 

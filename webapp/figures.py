@@ -1,8 +1,7 @@
 """A whole game's figures, and how boards, codes and the command line's
-tables of figures are written, in plain Python. The engine's analysis
-(:class:`webapp.engine.tree.Analysis`) and the compiled trees of
-:mod:`webapp.native` both report through here, so ``mastermind analyse``
-can answer a small board without loading numpy.
+tables of figures are written, in plain Python: the engine's analysis
+(:class:`webapp.engine.tree.Analysis`) and the command line report through
+here.
 """
 
 from __future__ import annotations
