@@ -870,3 +870,28 @@ def test_the_session_cookies_are_renewed_while_in_use(client):
     stranger = client.application.test_client()
     stranger.set_cookie(f"live_student_{code}", "not-a-token-of-this-session")
     assert not stranger.get(f"/live/{code}").headers.getlist("Set-Cookie")
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"], indirect=True)
+def test_a_sessions_streams_are_counted_across_workers(db_config):
+    """Two apps on one database (two workers, or two servers with Redis):
+    the session's one place, taken through one, is refused by the other
+    until that stream closes."""
+    settings = {**db_config, **QUICK_KEEPALIVE, "LIVE_STREAMS_PER_SESSION": 1}
+    one, other = (create_app(settings) for _ in range(2))
+    try:
+        first, second = one.test_client(), other.test_client()
+        code = create(first)["code"]
+        stream = Events(first, f"/live/{code}/events")
+        try:
+            refused = second.get(f"/live/{code}/events")
+            assert refused.status_code == 503 and int(refused.headers["Retry-After"]) > 0
+        finally:
+            stream.close()
+        again = Events(second, f"/live/{code}/events")
+        again.close()
+    finally:
+        for app in (one, other):
+            app.extensions["jobs"].stop()
+            app.extensions["live"].stop()
+            app.extensions["store"].close()

@@ -39,8 +39,9 @@ DEFAULTS = {
     # address, with their projectors. nginx holds every server to the same
     # count (deploy/nginx.conf).
     "LIVE_STREAMS_PER_ADDRESS": 300,
-    # Streams one session may have on one worker process: its class, the
-    # teacher's screens, and phones reconnecting.
+    # Streams one session may have, counted across every worker and server
+    # (in the rate limits' storage): its class, the teacher's screens, and
+    # phones reconnecting.
     "LIVE_STREAMS_PER_SESSION": 300,
     # Students one session admits (removed ones included); the teacher's
     # screen shows how many places are left.

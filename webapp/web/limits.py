@@ -123,6 +123,37 @@ def knows_session(code: str) -> bool:
     return not current_app.config["RATELIMIT_ENABLED"] or limiter.limiter.storage.get(known_key(code)) > 0
 
 
+def stream_key(code: str) -> str:
+    return f"LIMITER/live-streams/{code}"
+
+
+def enter_stream(code: str) -> bool:
+    """Count one more event stream of session ``code`` where every worker
+    and server counts (the rate limits' storage); False, and nothing
+    counted, past ``LIVE_STREAMS_PER_SESSION``. Each stream entered is left
+    with :func:`leave_stream`. The count lives in windows of a few stream
+    lengths, so a count a crashed worker never gave back ends with its window."""
+    config = current_app.config
+    if not config["RATELIMIT_ENABLED"]:
+        return True
+    storage, key = limiter.limiter.storage, stream_key(code)
+    window = int(3 * float(config["LIVE_STREAM_SECONDS"])) + 60
+    if storage.incr(key, window) > int(config["LIVE_STREAMS_PER_SESSION"]):
+        storage.incr(key, window, -1)
+        return False
+    return True
+
+
+def leave_stream(app, code: str) -> None:
+    """Give back a stream's place in its session's count (called as its
+    response closes, after the request: so with the app given)."""
+    if not app.config["RATELIMIT_ENABLED"]:
+        return
+    with app.app_context():
+        window = int(3 * float(app.config["LIVE_STREAM_SECONDS"])) + 60
+        limiter.limiter.storage.incr(stream_key(code), window, -1)
+
+
 def live_session_key() -> str:
     """The session a live request names (in its address or its form), as
     typed; the client's address when it names none."""

@@ -22,6 +22,7 @@ from ...settings import small_number
 from ...words import error_words
 from ..contract import Documented, operation
 from ..errors import error_response
+from ..limits import enter_stream, leave_stream
 from ..schemas import EventStream
 from . import access, screens, service
 from .blueprints import bp
@@ -116,7 +117,7 @@ def events(code):
         return error_response(403, service.removed_words())
     hub = current_app.extensions["live"]
     address = get_remote_address()
-    if not hub.room_for(address, session.code):
+    if not hub.room_for(address, session.code) or not enter_stream(session.code):
         response = error_response(503, gettext("Too many screens follow this server just now: use Refresh."))
         response.headers["Retry-After"] = "10"
         return response
@@ -172,6 +173,8 @@ def events(code):
             store.hand_back()
 
     response = Response(stream_with_context(stream()), mimetype="text/event-stream")
+    app, code = current_app._get_current_object(), session.code  # type: ignore[attr-defined]
+    response.call_on_close(lambda: leave_stream(app, code))
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
     return response
