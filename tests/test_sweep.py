@@ -275,40 +275,39 @@ LIVE_SOURCES = ("random", "teacher", "adversary")
 
 
 def sweep_live(s: Sweep, size: GameSize, strategies: list[str]) -> None:
-    """A live session of each offered strategy (sampled) and secret source,
-    started from the form and through the API, stepped to the end with the
-    projector, a student's phone and the report drawn at each step: refused
-    up front where the board is too large to draw, never a 5xx."""
+    """A live session of an offered strategy and secret source (rotating
+    with the size, so the sizes together cover every pair), started from
+    the form and through the API, stepped to the end through the API with
+    a student's proposal at each step, the projector and a phone drawn at
+    its start and end, and the report: refused up front where the board
+    is too large to draw, never a 5xx."""
     offered_here = [n for n in PRESETS if n in strategies and offered(PRESETS[n], size)]
-    for name, source in sampled(list(itertools.product(offered_here, LIVE_SOURCES)), size, 2):
+    for name, source in sampled(list(itertools.product(offered_here, LIVE_SOURCES)), size, 1):
         settings = {**size_json(size), "strategy": name, "source": source}
         if source == "teacher":
             settings["secret"] = str(a_secret(size))
-        s.post(
-            "/live", data={**size_args(size), "strategy": name, "source": source, "secret": settings.get("secret", "")}
-        )
+        form = {**size_args(size), "strategy": name, "source": source, "secret": settings.get("secret", "")}
+        s.post("/live", data=form)
         made = s.post("/api/live", json=settings)
         if made.status_code != 201:
             continue
         session = made.get_json()
         code, teacher = session["code"], {"Authorization": f"Bearer {session['teacher_token']}"}
         student = s.post(f"/api/live/{code}/students", json={"nickname": "sweep"}).get_json()["student_token"]
+        voter = {"Authorization": f"Bearer {student}"}
         s.client.set_cookie(f"live_teacher_{code}", session["teacher_token"])
         s.client.set_cookie(f"live_student_{code}", student)
-        for _ in range(size.n_codes if size.n_codes < 12 else 12):
+        s.get(f"/live/{code}/teach")
+        for _ in range(12):
             state = s.get(f"/api/live/{code}", headers=teacher).get_json()
             if state.get("solved"):
                 break
             if state.get("strategy_guess"):
-                s.post(
-                    f"/api/live/{code}/votes",
-                    json={"guess": state["strategy_guess"]},
-                    headers={"Authorization": f"Bearer {student}"},
-                )
-            s.get(f"/live/{code}/teach")
-            s.get(f"/live/{code}")
+                s.post(f"/api/live/{code}/votes", json={"guess": state["strategy_guess"]}, headers=voter)
             if s.post(f"/api/live/{code}/step", json={}, headers=teacher).status_code != 200:
                 break
+        s.get(f"/live/{code}/teach")
+        s.get(f"/live/{code}")
         s.get(f"/live/{code}/report")
         s.get(f"/api/live/{code}/report", headers={**teacher, "Accept": "text/csv"})
 
