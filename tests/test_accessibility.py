@@ -16,12 +16,12 @@ TAGS = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "w
 def pages(app, client):
     size = GameSize()
     with app.app_context():
-        playing = store.create_game(size, 10, Code.parse("3632", size))
+        playing = store.games.create_game(size, 10, Code.parse("3632", size))
         play_guess(playing.id, Code.parse("1122", size))
-        won = store.create_game(size, 10, Code.parse("3632", size))
+        won = store.games.create_game(size, 10, Code.parse("3632", size))
         for guess in ("1122", "3632"):
             play_guess(won.id, Code.parse(guess, size))
-        watch = store.watch_token(playing.id)
+        watch = store.games.watch_token(playing.id)
     challenge = client.post("/api/challenges", json={"secret": "1234"}).get_json()
     codemaker = client.post("/api/codemaker", json={}).get_json()
     return [

@@ -64,7 +64,7 @@ def test_bad_json_and_oversized_body(client):
 @pytest.fixture
 def game(app):
     with app.app_context():
-        return store.create_game(GameSize(), 3, Code.parse("1234", GameSize()))
+        return store.games.create_game(GameSize(), 3, Code.parse("1234", GameSize()))
 
 
 @pytest.mark.parametrize(

@@ -12,10 +12,10 @@ from webapp.web.helpers import play_guess
 SHOTS = Path(__file__).resolve().parent.parent / "test-results"
 
 
-def secret_of(app, page) -> tuple[str, store.Game]:
+def secret_of(app, page) -> tuple[str, store.games.Game]:
     game_id = page.url.rstrip("/").rsplit("/", 1)[1]
     with app.app_context():
-        game = store.load_game(game_id)
+        game = store.games.load_game(game_id)
     return str(game.secret), game
 
 
@@ -168,7 +168,7 @@ def test_play_without_javascript(nojs_page, live_server, app):
 
 def test_suggestion_button(page, live_server, app):
     with app.app_context():  # a secret that neither 1122 nor 1234 finds
-        game = store.create_game(GameSize(), 10, Code.parse("6543", GameSize()))
+        game = store.games.create_game(GameSize(), 10, Code.parse("6543", GameSize()))
     page.goto(f"{live_server.url}/games/{game.id}")
     page.wait_for_load_state()
     page.get_by_role("button", name="Suggest a guess").click()
@@ -205,7 +205,7 @@ def test_a_half_typed_guess_survives_a_language_switch(page, live_server, app):
     """The board fills the field with the last hint; a guess being typed
     when the visitor switches language or theme comes back instead."""
     with app.app_context():
-        game = store.create_game(GameSize(), 10, Code.parse("6543", GameSize()))
+        game = store.games.create_game(GameSize(), 10, Code.parse("6543", GameSize()))
     page.goto(f"{live_server.url}/games/{game.id}")
     page.get_by_role("button", name="Suggest a guess").click()
     expect(page.locator("#guess-input")).to_have_value("1122")
@@ -318,7 +318,7 @@ def test_boards_fit_a_phone(browser, live_server, app, pegs, colors):
     context = browser.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()
     with app.app_context():
-        game = store.create_game(GameSize(pegs, colors), 10)
+        game = store.games.create_game(GameSize(pegs, colors), 10)
         for guess in wrong_guesses(str(game.secret), colors, pegs, 3):
             play_guess(game.id, Code.parse(guess, GameSize(pegs, colors)))
     page.goto(f"{live_server.url}/games/{game.id}")

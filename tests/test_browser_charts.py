@@ -96,7 +96,7 @@ def test_review_chart_labels_never_collide(page, live_server, app, client, width
     size = GameSize(3, 4)
     for guesses in (["112", "234"], ["111", "222", "333", "444", "112", "113", "114", "221", "223", "224"]):
         with app.app_context():
-            game = store.create_game(size, 10, Code.parse("234", size))
+            game = store.games.create_game(size, 10, Code.parse("234", size))
         for move, guess in enumerate(guesses, start=1):
             assert client.post(f"/api/games/{game.id}/guesses", json={"guess": guess, "move": move}).status_code == 200
         state = client.get(f"/api/games/{game.id}").get_json()

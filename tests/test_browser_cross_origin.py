@@ -66,9 +66,9 @@ def targets(app, live_server):
     """Every POST form of the pages, as the app's own page fills it in."""
     size = GameSize()
     with app.app_context():
-        game = store.create_game(size, 10, Code.parse("1234", size))
-        challenge = store.create_challenge(size, 10, Code.parse("1234", size))
-        maker = store.create_codemaker(size, "knuth")
+        game = store.games.create_game(size, 10, Code.parse("1234", size))
+        challenge = store.challenges.create_challenge(size, 10, Code.parse("1234", size))
+        maker = store.codemaker.create_codemaker(size, "knuth")
         live = store.live.create_live(
             lambda: LIVE_CODE, TEACHER_TOKEN, size, "knuth", "random", Code.parse("1234", size), 1e10
         )

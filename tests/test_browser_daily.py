@@ -50,7 +50,7 @@ def test_two_browsers_one_puzzle_then_statistics(browser, live_server, app):
     assert pages[0].url != pages[1].url  # two games, one secret
     page = pages[0]
     with app.app_context():
-        secret = str(store.load_game(page.url.rsplit("/", 1)[1]).secret)
+        secret = str(store.games.load_game(page.url.rsplit("/", 1)[1]).secret)
     guess(page, secret)
     expect(page.locator(".outcome h2")).to_contain_text("You cracked it")
     share = page.locator("#share-text").input_value()
@@ -66,7 +66,7 @@ def test_two_browsers_one_puzzle_then_statistics(browser, live_server, app):
         page.get_by_role("button", name="Classic").click()
         page.wait_for_load_state()
         with app.app_context():
-            code = str(store.load_game(page.url.rsplit("/", 1)[1]).secret)
+            code = str(store.games.load_game(page.url.rsplit("/", 1)[1]).secret)
         guess(page, code)
         expect(page.locator(".outcome h2")).to_contain_text("You cracked it")
     page.goto(live_server.url + "/me")

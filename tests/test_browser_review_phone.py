@@ -43,7 +43,7 @@ def ten_moves(app, client) -> str:
     """The replay link of a finished ten-move classic game, at its end (where the review is)."""
     size = GameSize()
     with app.app_context():
-        game = store.create_game(size, 10, Code.parse(SECRET, size))
+        game = store.games.create_game(size, 10, Code.parse(SECRET, size))
     for move, guess in enumerate(GUESSES, start=1):
         assert client.post(f"/api/games/{game.id}/guesses", json={"guess": guess, "move": move}).status_code == 200
     state = client.get(f"/api/games/{game.id}").get_json()

@@ -36,7 +36,7 @@ def win_a_game(page, live_server, app, guesses):
     page.wait_for_load_state()
     game_id = page.url.rsplit("/", 1)[1]
     with app.app_context():
-        secret = str(store.load_game(game_id).secret)
+        secret = str(store.games.load_game(game_id).secret)
     for guess in [g for g in guesses if g != secret] + [secret]:
         page.locator("#guess-input").fill(guess)
         page.keyboard.press("Enter")

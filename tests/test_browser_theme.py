@@ -84,7 +84,7 @@ def test_screenshots_in_both_themes(page, live_server, client, app, theme, width
 
     size = GameSize(3, 4)  # reviewed at once
     with app.app_context():
-        game = store.create_game(size, 10, Code.parse("234", size))
+        game = store.games.create_game(size, 10, Code.parse("234", size))
     for move, guess in enumerate(["112", "341", "234"], start=1):
         client.post(f"/api/games/{game.id}/guesses", json={"guess": guess, "move": move})
     page.context.add_cookies([{"name": "theme", "value": theme, "url": live_server.url}])

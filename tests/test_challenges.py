@@ -168,7 +168,7 @@ def test_thirty_players_at_once(app, challenge):
     from webapp import store
 
     with app.app_context():
-        players = store.challenge_players(store.load_challenge(challenge["id"]))
+        players = store.challenges.challenge_players(store.challenges.load_challenge(challenge["id"]))
     depth = int(analyse("knuth", SIZE).depths[Code.parse("5241", SIZE).index(SIZE)])
     assert len(players) == 30
     assert all(p.status == "won" and len(p.guesses) == depth for p in players)

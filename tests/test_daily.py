@@ -41,7 +41,7 @@ def start_daily(client, board="classic"):
 
 def secret_of(app, game_id) -> Code:
     with app.app_context():
-        return store.load_game(game_id).secret
+        return store.games.load_game(game_id).secret
 
 
 def test_everyone_plays_the_same_secret_once_a_day(app, backend):
@@ -222,9 +222,9 @@ def test_tokens_idle_for_a_year_are_let_go(app, client):
     token = client.get_cookie("player").value
     with app.app_context():
         sql("UPDATE games SET created_at = :t WHERE id = :g", t=time.time() - 400 * 86400, g=game_id)
-        assert store.forget_idle_players(time.time() - 365 * 86400) == 1
-        assert store.daily_games_of(token, days.today()) == {}
-        assert store.load_game(game_id).id == game_id  # the game stays
+        assert store.players.forget_idle_players(time.time() - 365 * 86400) == 1
+        assert store.players.daily_games_of(token, days.today()) == {}
+        assert store.games.load_game(game_id).id == game_id  # the game stays
     runner = app.test_cli_runner()
     assert "let go of 0 player tokens" in runner.invoke(args=["expire-games"]).output
 

@@ -14,9 +14,9 @@ from webapp.engine.codes import secret_indices
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
 
 
-def hard_game(app, size: GameSize, secret: str) -> store.Game:
+def hard_game(app, size: GameSize, secret: str) -> store.games.Game:
     with app.app_context():
-        return store.create_game(size, 10, Code.parse(secret, size), hard=True)
+        return store.games.create_game(size, 10, Code.parse(secret, size), hard=True)
 
 
 def test_an_inconsistent_guess_is_refused_with_the_reason(client, app):
@@ -79,8 +79,8 @@ def test_the_board_form_and_the_share_text(client, app):
     board = resp.headers["Location"]
     game_id = board.rsplit("/", 1)[1]
     with app.app_context():
-        secret = store.load_game(game_id).secret
-        assert store.load_game(game_id).hard
+        secret = store.games.load_game(game_id).secret
+        assert store.games.load_game(game_id).hard
     html = client.get(board).get_data(as_text=True)
     assert "hard mode" in html
     first = "1122" if str(secret) != "1122" else "3456"

@@ -77,7 +77,7 @@ def test_the_switcher_comes_back_without_the_address_language(client):
 @pytest.mark.parametrize("lang, shown", [("en", "1,296"), ("de", "1.296"), ("es", "1.296")])
 def test_numbers_use_the_locale_grouping(client, app, lang, shown):
     with app.app_context():
-        game = store.create_game(GameSize(), 10)
+        game = store.games.create_game(GameSize(), 10)
     client.post(f"/games/{game.id}/counter", data={"show": "1"})
     page = client.get(f"/games/{game.id}?lang={lang}").get_data(as_text=True)
     assert f'<strong id="possible-count">{shown}</strong>' in page
@@ -121,7 +121,7 @@ def test_api_errors_follow_accept_language(client, lang, words):
 
 def test_a_game_refuses_a_bad_guess_in_german(client, app):
     with app.app_context():
-        game = store.create_game(GameSize(4, 10, distinct=True, distinct_guesses=True), 10)
+        game = store.games.create_game(GameSize(4, 10, distinct=True, distinct_guesses=True), 10)
     german = {"Accept-Language": "de"}
     answer = client.post(f"/api/games/{game.id}/guesses", json={"guess": "1123"}, headers=german)
     assert answer.status_code == 422
@@ -206,7 +206,7 @@ def test_a_catalogue_that_cannot_be_written_is_a_clear_error(tmp_path, monkeypat
 def test_a_hints_time_is_written_the_german_way(client, app):
     """Decimals on the pages follow the language: 0,7 ms in German, 0.7 in English."""
     with app.app_context():
-        game = store.create_game(GameSize(), 10)
+        game = store.games.create_game(GameSize(), 10)
     de = {"Accept-Language": "de"}
     german = client.post(f"/games/{game.id}/suggestion", data={"strategy": "knuth"}, headers=de, follow_redirects=True)
     assert re.search(r"Berechnet in \d+,\d ms\.", german.get_data(as_text=True))

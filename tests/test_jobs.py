@@ -285,13 +285,13 @@ def test_the_sweep_is_an_hourly_periodic_task(app, db_config):
     due = [minute for minute in range(60) if queue.sweep.s().validate_datetime(hour.replace(minute=minute))]
     assert len(due) == 1
     with app.app_context():
-        old = store.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
-        fresh = store.create_game(GameSize(), 10)
+        old = store.games.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
+        fresh = store.games.create_game(GameSize(), 10)
         sql("UPDATE games SET created_at = :t WHERE id = :g", t=time.time() - 40 * 86400, g=old.id)
         app.test_client().post("/api/games", json={})  # a request sweeps nothing
-        assert store.load_game(old.id).status == "playing"
+        assert store.games.load_game(old.id).status == "playing"
     queue.sweep.call_local()
     with app.app_context():
-        with pytest.raises(store.GameNotFound):
-            store.load_game(old.id)
-        assert store.load_game(fresh.id).status == "playing"
+        with pytest.raises(store.games.GameNotFound):
+            store.games.load_game(old.id)
+        assert store.games.load_game(fresh.id).status == "playing"

@@ -59,23 +59,23 @@ def test_a_release_database_upgrades_with_nothing_lost(backend, db_config):
                 assert ordered(db.exec_driver_sql(f"SELECT * FROM {table}").mappings()) == rows, table
             assert not db.dialect.has_table(db, "schema_version")
             for row in before["games"]:  # every game reads back, with its moves in order
-                game = store.load_game(row["id"])
+                game = store.games.load_game(row["id"])
                 moves = sorted((m["move"], m["guess"]) for m in before["guesses"] if m["game_id"] == row["id"])
                 assert [str(m.guess) for m in game.moves] == [guess for _, guess in moves]
                 assert (str(game.secret), game.status, game.hard) == (row["secret"], row["status"], bool(row["hard"]))
             for row in before["challenges"]:
-                challenge = store.load_challenge(row["id"], row["results_key"])
+                challenge = store.challenges.load_challenge(row["id"], row["results_key"])
                 counted = {
                     c["game_id"] for c in before["challenge_games"] if c["challenge_id"] == row["id"] and c["counted"]
                 }
-                assert {p.game_id for p in store.challenge_players(challenge)} == counted
+                assert {p.game_id for p in store.challenges.challenge_players(challenge)} == counted
             for row in before["codemaker_games"]:
                 replies = [r for r in before["codemaker_replies"] if r["game_id"] == row["id"]]
-                assert len(store.load_codemaker(row["id"]).moves) == len(replies)
+                assert len(store.codemaker.load_codemaker(row["id"]).moves) == len(replies)
             for row in before["daily_games"]:
-                assert store.daily_games_of(row["player"], row["day"])[row["board"]].id == row["game_id"]
+                assert store.players.daily_games_of(row["player"], row["day"])[row["board"]].id == row["game_id"]
             for row in before["hints"]:
-                assert store.load_hint(row["game_id"], row["move"], row["strategy"]) == row["result"]
+                assert store.games.load_hint(row["game_id"], row["move"], row["strategy"]) == row["result"]
         client = app.test_client()
         player = before["daily_games"][0]["player"]
         finished = [row for row in before["games"] if row["player"] == player and row["status"] != "playing"]

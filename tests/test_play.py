@@ -36,7 +36,7 @@ def test_presets_create_games(client, app, preset, pegs, colors, limit, distinct
     assert resp.status_code == 303
     game_id = resp.headers["Location"].rsplit("/", 1)[1]
     with app.app_context():
-        game = store.load_game(game_id)
+        game = store.games.load_game(game_id)
     assert (game.size.pegs, game.size.colors, game.max_guesses, game.size.distinct) == (pegs, colors, limit, distinct)
     if distinct:
         assert game.secret.is_distinct()
@@ -71,12 +71,12 @@ def test_errors_in_words(client, form, words):
 @pytest.fixture
 def game(app):
     with app.app_context():
-        return store.create_game(GameSize(), 3, Code.parse("6543", GameSize()))
+        return store.games.create_game(GameSize(), 3, Code.parse("6543", GameSize()))
 
 
 def moves(app, game_id):
     with app.app_context():
-        return [str(m.guess) for m in store.load_game(game_id).moves]
+        return [str(m.guess) for m in store.games.load_game(game_id).moves]
 
 
 def test_guess_without_htmx_redirects(client, app, game):
@@ -205,7 +205,7 @@ def test_oversized_form(client, game):
 
 def test_watch_link_shows_moves_but_cannot_play(client, app):
     with app.app_context():
-        game = store.create_game(GameSize(), 10, Code.parse("6543", GameSize()))
+        game = store.games.create_game(GameSize(), 10, Code.parse("6543", GameSize()))
     data = client.post(f"/api/games/{game.id}/guesses", json={"guess": "1122"}).get_json()
     watch = data["watch_url"]
     assert game.id not in watch

@@ -160,7 +160,7 @@ def test_luck_reads_as_a_percentile():
 
 def play(client, app, size: GameSize, secret: str, guesses):
     with app.app_context():
-        game = store.create_game(size, 10, Code.parse(secret, size))
+        game = store.games.create_game(size, 10, Code.parse(secret, size))
     for move, guess in enumerate(guesses, start=1):
         answer = client.post(f"/api/games/{game.id}/guesses", json={"guess": guess, "move": move})
         assert answer.status_code == 200
@@ -174,7 +174,7 @@ def review_of(client, app, game_id):
         return first
     assert first.status_code == 202
     with app.app_context():
-        game = store.load_game(game_id)
+        game = store.games.load_game(game_id)
         params = review_params(game.size, game.secret, [m.guess for m in game.moves])
         jobs.run(jobs.job_key("review", params), app.config, app.logger)  # no consumer here: run the job in place
     return client.get(f"/api/games/{game_id}/review")

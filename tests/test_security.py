@@ -33,7 +33,7 @@ def test_security_headers(client, url):
 
 def test_no_inline_script_or_style(client, app):
     with app.app_context():
-        game = store.create_game(GameSize(), 10)
+        game = store.games.create_game(GameSize(), 10)
     for url in PAGES[:-1] + [f"/games/{game.id}"]:
         html = client.get(url).get_data(as_text=True)
         assert "<script>" not in html and " style=" not in html, url
@@ -41,7 +41,7 @@ def test_no_inline_script_or_style(client, app):
 
 def test_game_pages_are_never_cached(client, app):
     with app.app_context():
-        game = store.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
+        game = store.games.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
     assert client.get(f"/games/{game.id}").headers["Cache-Control"] == "no-store"
     resp = client.post(f"/games/{game.id}/guesses", data={"guess": "1122", "move": "1"}, headers={"HX-Request": "true"})
     assert resp.headers["Cache-Control"] == "no-store"
@@ -82,11 +82,11 @@ def test_chunked_body_over_the_limit_is_a_413(client):
 @pytest.mark.parametrize("move", ["²", "9" * 5000, "-1", "1.0", "٣"])
 def test_odd_move_numbers_are_refused_plainly(client, app, move):
     with app.app_context():
-        game = store.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
+        game = store.games.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
     resp = client.post(f"/games/{game.id}/guesses", data={"guess": "1122", "move": move})
     assert resp.status_code == 400 and "form was incomplete" in resp.get_data(as_text=True)
     with app.app_context():
-        assert store.load_game(game.id).moves == []
+        assert store.games.load_game(game.id).moves == []
 
 
 @pytest.mark.parametrize("query", ["step=²", "l=²", "step=" + "9" * 5000, "l=-3"])
@@ -105,7 +105,7 @@ def test_odd_numbers_in_codemaker_answers(client):
 @pytest.mark.backends("sqlite", "postgresql")
 def test_read_only_database_is_a_503_and_loses_nothing(client, app):
     with app.app_context():
-        game = store.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
+        game = store.games.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
     client.post(f"/api/games/{game.id}/guesses", json={"guess": "1122"})
     app.config["DATABASE_READ_ONLY"] = True
     try:
@@ -119,7 +119,7 @@ def test_read_only_database_is_a_503_and_loses_nothing(client, app):
     finally:
         app.config["DATABASE_READ_ONLY"] = False
     with app.app_context():
-        assert [str(m.guess) for m in store.load_game(game.id).moves] == ["1122"]
+        assert [str(m.guess) for m in store.games.load_game(game.id).moves] == ["1122"]
     assert client.post(f"/api/games/{game.id}/guesses", json={"guess": "3456"}).status_code == 200
 
 
@@ -199,9 +199,9 @@ def unsafe_requests(app, client):
     """Every unsafe route of the app, with real ids and a body it would act
     on; the client is the teacher and a student of a live session."""
     with app.app_context():
-        game = store.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
-        challenge = store.create_challenge(GameSize(), 10, Code.parse("1234", GameSize()))
-        maker = store.create_codemaker(GameSize(), "knuth")
+        game = store.games.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
+        challenge = store.challenges.create_challenge(GameSize(), 10, Code.parse("1234", GameSize()))
+        maker = store.codemaker.create_codemaker(GameSize(), "knuth")
         live = store.live.create_live(
             lambda: "ACDEFG",
             "teacher-token",
@@ -313,7 +313,7 @@ def test_a_line_break_in_a_return_address_is_a_400(client, target):
 
 def test_links_are_never_built_from_a_strange_host(client, app):
     with app.app_context():
-        game = store.create_game(GameSize(), 10)
+        game = store.games.create_game(GameSize(), 10)
     assert client.get(f"/games/{game.id}", headers={"Host": "evil.example"}).status_code == 400
     assert client.get("/me", headers={"Host": "evil.example"}).status_code == 400
     page = client.get(f"/games/{game.id}").get_data(as_text=True)
@@ -326,7 +326,7 @@ def test_links_use_the_public_url(db_config):
     app = create_app({**db_config, "TESTING": True, "PUBLIC_URL": "https://mastermind.example"})
     try:
         with app.app_context():
-            game = store.create_game(GameSize(), 10)
+            game = store.games.create_game(GameSize(), 10)
         client = app.test_client()
         page = client.get(f"/games/{game.id}", headers={"Host": "mastermind.example"}).get_data(as_text=True)
         assert "https://mastermind.example/watch/" in page

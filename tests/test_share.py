@@ -19,7 +19,7 @@ def text(resp):
 
 def finished_game(app, client, secret, guesses, limit=10, size=SIZE):
     with app.app_context():
-        game = store.create_game(size, limit, Code.parse(secret, size))
+        game = store.games.create_game(size, limit, Code.parse(secret, size))
     for guess in guesses:
         data = client.post(f"/api/games/{game.id}/guesses", json={"guess": guess}).get_json()
     return data
@@ -27,7 +27,7 @@ def finished_game(app, client, secret, guesses, limit=10, size=SIZE):
 
 def test_replay_url_only_once_finished(app, client):
     with app.app_context():
-        game = store.create_game(SIZE, 10, Code.parse("3632", SIZE))
+        game = store.games.create_game(SIZE, 10, Code.parse("3632", SIZE))
     data = client.post(f"/api/games/{game.id}/guesses", json={"guess": "1122"}).get_json()
     assert "replay_url" not in data
     data = client.post(f"/api/games/{game.id}/guesses", json={"guess": "3632"}).get_json()

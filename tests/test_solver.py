@@ -364,7 +364,7 @@ def test_navigation_links(client):
 def test_finished_game_links_to_the_classroom(app, client):
     size = GameSize()
     with app.app_context():
-        game = store.create_game(size, 10, Code.parse("2541", size))
+        game = store.games.create_game(size, 10, Code.parse("2541", size))
     resp = client.post(f"/games/{game.id}/guesses", data={"guess": "2541", "move": "1"}, follow_redirects=True)
     html = text(resp)
     match = re.search(r'<a href="([^"]+)">How Knuth would have played this secret', html)
@@ -383,7 +383,7 @@ def test_finished_game_links_to_the_classroom(app, client):
 
 def test_playing_board_has_no_classroom_link(app, client):
     with app.app_context():
-        game = store.create_game(GameSize(), 10)
+        game = store.games.create_game(GameSize(), 10)
     assert "How Knuth would have played" not in text(client.get(f"/games/{game.id}"))
 
 

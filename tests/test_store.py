@@ -22,7 +22,7 @@ BOTH = pytest.mark.backends("sqlite", "postgresql")
 
 
 def test_ids_are_long_and_random():
-    ids = {store.new_id() for _ in range(1000)}
+    ids = {store.games.new_id() for _ in range(1000)}
     assert len(ids) == 1000
     assert all(len(i) >= 22 for i in ids)  # 16 random bytes, base64
 
@@ -31,7 +31,7 @@ def test_ids_are_long_and_random():
 def test_game_survives_restart(db_config):
     first = create_app({**db_config, "JOBS_CONSUMER": "none"})
     with first.app_context():
-        game = store.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
+        game = store.games.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
         play_guess(game.id, Code.parse("1111", GameSize()))
         play_guess(game.id, Code.parse("1122", GameSize()))
     first.extensions["store"].close()
@@ -51,18 +51,18 @@ def test_database_is_in_wal_mode(app, db_path):
 @BOTH
 def test_same_move_twice_is_recorded_once(app):
     with app.app_context():
-        game = store.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
+        game = store.games.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
         play_guess(game.id, Code.parse("1111", GameSize()), move=1)
         with pytest.raises(rules.StaleMove):
             play_guess(game.id, Code.parse("1111", GameSize()), move=1)
-        assert len(store.load_game(game.id).moves) == 1
+        assert len(store.games.load_game(game.id).moves) == 1
 
 
 @BOTH
 def test_concurrent_posts_of_one_move(app):
     """Many threads post move 1 at once: exactly one is accepted."""
     with app.app_context():
-        game = store.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
+        game = store.games.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
     start = threading.Barrier(8, timeout=60)  # each round of eight posts leaves together
 
     def post(_):
@@ -74,7 +74,7 @@ def test_concurrent_posts_of_one_move(app):
         codes = list(pool.map(post, range(16)))
     assert codes.count(200) == 1 and codes.count(409) == 15
     with app.app_context():
-        assert len(store.load_game(game.id).moves) == 1
+        assert len(store.games.load_game(game.id).moves) == 1
 
 
 def call(url, body=None):
@@ -125,19 +125,19 @@ def test_abandoned_games_expire(app):
     import time as clock
 
     with app.app_context():
-        old = store.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
+        old = store.games.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
         play_guess(old.id, Code.parse("1122", GameSize()))
-        finished = store.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
+        finished = store.games.create_game(GameSize(), 10, Code.parse("1234", GameSize()))
         play_guess(finished.id, Code.parse("1234", GameSize()))
-        fresh = store.create_game(GameSize(), 10)
+        fresh = store.games.create_game(GameSize(), 10)
         long_ago = clock.time() - 40 * 86400
         sql("UPDATE games SET created_at = :t WHERE id IN (:a, :b)", t=long_ago, a=old.id, b=finished.id)
         sql("UPDATE guesses SET at = :t WHERE game_id IN (:a, :b)", t=long_ago, a=old.id, b=finished.id)
-        assert store.expire_abandoned(clock.time() - 30 * 86400) == 1
-        with pytest.raises(store.GameNotFound):
-            store.load_game(old.id)
-        assert store.load_game(finished.id).status == "won"  # finished games stay
-        assert store.load_game(fresh.id).status == "playing"
+        assert store.games.expire_abandoned(clock.time() - 30 * 86400) == 1
+        with pytest.raises(store.games.GameNotFound):
+            store.games.load_game(old.id)
+        assert store.games.load_game(finished.id).status == "won"  # finished games stay
+        assert store.games.load_game(fresh.id).status == "playing"
         assert sql("SELECT COUNT(*) FROM guesses WHERE game_id = :g", g=old.id).scalar() == 0
 
 
@@ -145,12 +145,12 @@ def test_retention_of_zero_days_keeps_every_game(app):
     """GAME_RETENTION_DAYS = 0 keeps games, for the command as for the hourly sweep."""
     app.config["GAME_RETENTION_DAYS"] = 0
     with app.app_context():
-        game = store.create_game(GameSize(), 10)
+        game = store.games.create_game(GameSize(), 10)
         sql("UPDATE games SET created_at = :t WHERE id = :g", t=time.time() - 400 * 86400, g=game.id)
     output = app.test_cli_runner().invoke(args=["expire-games"]).output
     assert "kept every game" in output
     with app.app_context():
-        assert store.load_game(game.id).status == "playing"
+        assert store.games.load_game(game.id).status == "playing"
 
 
 @BOTH

@@ -15,9 +15,9 @@ HX = {"HX-Request": "true"}
 @pytest.fixture
 def game(app):
     with app.app_context():
-        game = store.create_game(GameSize(), 10, Code.parse("6543", GameSize()))
+        game = store.games.create_game(GameSize(), 10, Code.parse("6543", GameSize()))
         play_guess(game.id, Code.parse("1122", GameSize()))
-        return store.load_game(game.id)
+        return store.games.load_game(game.id)
 
 
 def suggested(html):
@@ -123,7 +123,7 @@ def test_slow_hint_runs_in_the_background(tmp_path):
     client = app.test_client()
     size = GameSize(5, 8)
     with app.app_context():
-        game = store.create_game(size, 12, Code.parse("12345", size))
+        game = store.games.create_game(size, 12, Code.parse("12345", size))
         play_guess(game.id, Code.parse("11223", size))
     resp = client.post(f"/games/{game.id}/suggestion", data={"strategy": "knuth"}, headers=HX)
     html = resp.get_data(as_text=True)
@@ -153,7 +153,7 @@ def waiting_app(db_config):
 def test_optimal_offered_where_it_answers(waiting_app):
     app, client = waiting_app, waiting_app.test_client()
     with app.app_context():
-        game = store.create_game(GameSize(), 10, Code.parse("6543", GameSize()))
+        game = store.games.create_game(GameSize(), 10, Code.parse("6543", GameSize()))
         play_guess(game.id, Code.parse("1122", GameSize()))
     html = client.get(f"/games/{game.id}").get_data(as_text=True)
     assert '<option value="optimal"' in html and '<option value="optimal-5"' in html
@@ -165,7 +165,7 @@ def test_optimal_offered_where_it_answers(waiting_app):
     expected = best_guess("optimal", GameSize(), [(Code.parse("1122", GameSize()), Feedback(0, 0))])
     assert suggested(wait_for_suggestion(client, game)) == str(expected.guess)
     with app.app_context():
-        big = store.create_game(GameSize(5, 8), 12)
+        big = store.games.create_game(GameSize(5, 8), 12)
     html = client.get(f"/games/{big.id}").get_data(as_text=True)
     assert '<option value="knuth"' in html and '<option value="optimal"' not in html
     resp = client.post(f"/games/{big.id}/suggestion", data={"strategy": "optimal"}, headers=HX)

@@ -58,18 +58,18 @@ def remembered(kind: str, params: dict, compute: Callable[[], Any]) -> Any:
     here and stored under that name, for every later caller (a part of a
     larger job that other jobs share, such as one reviewed position)."""
     key = job_key(kind, params)
-    row = store.load_job(key)
-    if row is not None and row["status"] == store.DONE:
+    row = store.jobs.load_job(key)
+    if row is not None and row["status"] == store.jobs.DONE:
         return json.loads(row["result"])
     result = compute()
-    store.finish_job(key, kind, json.dumps(params, sort_keys=True), json.dumps(result), time.time())
+    store.jobs.finish_job(key, kind, json.dumps(params, sort_keys=True), json.dumps(result), time.time())
     return result
 
 
 def is_stored(kind: str, params: dict) -> bool:
     """Whether a finished result is stored for ``kind`` and ``params``."""
-    row = store.load_job(job_key(kind, params))
-    return row is not None and row["status"] == store.DONE
+    row = store.jobs.load_job(job_key(kind, params))
+    return row is not None and row["status"] == store.jobs.DONE
 
 
 # --- a finished game's review ---------------------------------------------------------------------

@@ -95,11 +95,11 @@ class Job:
 
     @property
     def done(self) -> bool:
-        return self.status == store.DONE
+        return self.status == store.jobs.DONE
 
     @property
     def failed(self) -> bool:
-        return self.status == store.FAILED
+        return self.status == store.jobs.FAILED
 
     @property
     def problem(self) -> dict | str | None:
@@ -149,18 +149,18 @@ def get(kind: str, params: dict) -> Job:
     key = job_key(kind, params)
     now = time.time()
     stale_before = now - config("JOBS_STALE_SECONDS")
-    row = store.load_job(key)
-    if row is not None and row["status"] in (store.DONE, store.FAILED):
+    row = store.jobs.load_job(key)
+    if row is not None and row["status"] in (store.jobs.DONE, store.jobs.FAILED):
         return _job(row)
     if row is not None:
         if row["heartbeat"] >= stale_before:
             return _job(row)
-        if store.requeue_stale_job(key, stale_before, now):  # its process died
+        if store.jobs.requeue_stale_job(key, stale_before, now):  # its process died
             _enqueue(key)
         return _stored(key)
     if config("JOBS_QUICK_INLINE") and KINDS[kind].quick(params) and _may_compute_here():
         result = KINDS[kind].compute(params, lambda fraction: None)
-        store.finish_job(key, kind, json.dumps(params), json.dumps(result), time.time())
+        store.jobs.finish_job(key, kind, json.dumps(params), json.dumps(result), time.time())
         return _stored(key)
     client = request.remote_addr if has_request_context() else None
     starts = current_app.extensions["jobs"].starts
@@ -169,13 +169,13 @@ def get(kind: str, params: dict) -> Job:
     most = config("JOBS_MAX")
     share = config("JOBS_PER_CLIENT") or max(1, most - 1)
     try:
-        if store.admit_job(key, kind, json.dumps(params, sort_keys=True), now, stale_before, most, client, share):
+        if store.jobs.admit_job(key, kind, json.dumps(params, sort_keys=True), now, stale_before, most, client, share):
             _enqueue(key)
             if client is not None and starts is not None:
                 starts.count(client)
-    except store.ClientJobsFull:
+    except store.jobs.ClientJobsFull:
         raise Busy(config("JOBS_RETRY_AFTER"), "client-busy") from None
-    except store.JobsFull:
+    except store.jobs.JobsFull:
         raise Busy(config("JOBS_RETRY_AFTER")) from None
     return _stored(key)
 
@@ -195,9 +195,9 @@ def _may_compute_here() -> bool:
 
 def _stored(key: str) -> Job:
     """The job stored under ``key``, which the caller has just written."""
-    row = store.load_job(key)
+    row = store.jobs.load_job(key)
     if row is None:  # deleted meanwhile by hand: a failure to show, not a crash
-        return Job(key, key.partition(":")[0], store.FAILED, error="This computation's record was removed.")
+        return Job(key, key.partition(":")[0], store.jobs.FAILED, error="This computation's record was removed.")
     return _job(row)
 
 
@@ -210,9 +210,9 @@ def run(key: str, settings, logger) -> None:
     the queue's one task, inside a unit of work of the store). ``settings``
     holds the JOBS_* values; nothing here needs the web app."""
     heartbeat, stale = settings["JOBS_HEARTBEAT"], settings["JOBS_STALE_SECONDS"]
-    if not store.claim_job(key, time.time(), time.time() - stale):
+    if not store.jobs.claim_job(key, time.time(), time.time() - stale):
         return
-    row = store.load_job(key)
+    row = store.jobs.load_job(key)
     if row is None:
         return
     kind, params = KINDS[row["kind"]], json.loads(row["params"])
@@ -224,7 +224,7 @@ def run(key: str, settings, logger) -> None:
     def beat():
         with store.scope(database):
             while not stop.wait(heartbeat):
-                store.beat_job(key, time.time(), latest[0], time_left(latest, time.time()))
+                store.jobs.beat_job(key, time.time(), latest[0], time_left(latest, time.time()))
 
     def progress(fraction):
         if fraction is None:
@@ -241,13 +241,13 @@ def run(key: str, settings, logger) -> None:
         stop.set()
         beater.join()
         problem = json.dumps(exc.record()) if isinstance(exc, MastermindError) else str(exc) or type(exc).__name__
-        store.fail_job(key, problem, time.time())
+        store.jobs.fail_job(key, problem, time.time())
         if not isinstance(exc, MastermindError):  # the engine's refusals are answers, not faults
             logger.exception("job %s failed", key)
         return
     stop.set()
     beater.join()
-    store.finish_job(key, row["kind"], row["params"], json.dumps(result), time.time())
+    store.jobs.finish_job(key, row["kind"], row["params"], json.dumps(result), time.time())
 
 
 def sweep(settings, logger, now: float) -> dict[str, int]:
@@ -259,10 +259,10 @@ def sweep(settings, logger, now: float) -> dict[str, int]:
     days, idle = settings.get("GAME_RETENTION_DAYS"), settings.get("PLAYER_RETENTION_DAYS")
     hours = settings.get("LIVE_IDLE_HOURS", LIVE_DEFAULTS["LIVE_IDLE_HOURS"])
     gone = {
-        "games": store.expire_abandoned(now - days * 86400) if days else 0,
-        "players": store.forget_idle_players(now - idle * 86400) if idle else 0,
+        "games": store.games.expire_abandoned(now - days * 86400) if days else 0,
+        "players": store.players.forget_idle_players(now - idle * 86400) if idle else 0,
         "live sessions": store.live.expire_live(now - float(hours) * 3600),
-        "counters": store.expire_counters(now),
+        "counters": store.counters.expire_counters(now),
     }
     if gone["games"]:
         logger.info("removed %d abandoned games", gone["games"])

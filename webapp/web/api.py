@@ -43,7 +43,7 @@ def create(body: GameSettings):
         size = GameSize(body.pegs, body.colors, body.distinct, body.distinct_guesses)
     except MastermindError as exc:
         return error_response(422, error_words(exc))
-    game = store.create_game(size, body.max_guesses, hard=body.hard)
+    game = store.games.create_game(size, body.max_guesses, hard=body.hard)
     return game_json(game), 201
 
 

@@ -46,7 +46,7 @@ def read_secret(text, size) -> Code | None:
     return secret
 
 
-def benchmarks(challenge: store.Challenge) -> list[tuple[str, int | None]]:
+def benchmarks(challenge: store.challenges.Challenge) -> list[tuple[str, int | None]]:
     """How many guesses Knuth's algorithm, and optimal play where offered,
     need for this secret: worked out within the request's budget and then
     kept; None where that is too much for a page."""
@@ -55,8 +55,8 @@ def benchmarks(challenge: store.Challenge) -> list[tuple[str, int | None]]:
     return [(name, None if lengths is None else lengths[name]) for name in names]
 
 
-def results(challenge: store.Challenge) -> dict:
-    players = store.challenge_players(challenge)
+def results(challenge: store.challenges.Challenge) -> dict:
+    players = store.challenges.challenge_players(challenge)
     rows = []
     for p in players:
         over = p.status != rules.PLAYING
@@ -81,7 +81,7 @@ def results(challenge: store.Challenge) -> dict:
     }
 
 
-def challenge_links(challenge: store.Challenge) -> dict:
+def challenge_links(challenge: store.challenges.Challenge) -> dict:
     return {
         "url": url_for("challenges.challenge", challenge_id=challenge.id),
         "results_page": url_for("challenges.results_page", challenge_id=challenge.id, key=challenge.results_key),
@@ -104,14 +104,16 @@ def create():
     except MastermindError as exc:
         kept = {k: v for k, v in form.items() if k != "secret"}
         return render_template("challenge_new.html", presets=BOARDS, error=error_words(exc), form=kept), 400
-    challenge = store.create_challenge(size, limit, secret)
+    challenge = store.challenges.create_challenge(size, limit, secret)
     return redirect(challenge_links(challenge)["results_page"], 303)
 
 
 @bp.get("/c/<challenge_id>")
 def challenge(challenge_id):
     c = challenge_or_404(challenge_id)
-    return render_template("challenge.html", challenge=c, players=len(store.challenge_players(c)), error=None)
+    return render_template(
+        "challenge.html", challenge=c, players=len(store.challenges.challenge_players(c)), error=None
+    )
 
 
 @bp.post("/c/<challenge_id>/games")
@@ -122,10 +124,10 @@ def join(challenge_id):
         name = player_name(request.form.get("name"))
     except MastermindError as exc:
         return render_template(
-            "challenge.html", challenge=c, error=error_words(exc), players=len(store.challenge_players(c))
+            "challenge.html", challenge=c, error=error_words(exc), players=len(store.challenges.challenge_players(c))
         ), 400
     player, _ = cookie_player()
-    joined = store.join_challenge(c, name, player)
+    joined = store.challenges.join_challenge(c, name, player)
     return remember_player(redirect(url_for("play.board", game_id=joined.game.id), 303), player)
 
 
@@ -157,7 +159,7 @@ CHALLENGE_LINKS = {"Join": link("joinChallenge", "Play it.", challenge_id="$resp
 def create_json(body: ChallengeSettings):
     try:
         size = GameSize(body.pegs, body.colors, body.distinct, body.distinct_guesses)
-        challenge = store.create_challenge(size, body.max_guesses, read_secret(body.secret, size))
+        challenge = store.challenges.create_challenge(size, body.max_guesses, read_secret(body.secret, size))
     except MastermindError as exc:
         return error_response(422, error_words(exc))
     return {"id": challenge.id, **challenge_links(challenge)}, 201
@@ -181,7 +183,7 @@ def create_json(body: ChallengeSettings):
 def join_json(challenge_id, body: Join):
     c = challenge_or_404(challenge_id)
     player, _ = player_token(body.player)
-    joined = store.join_challenge(c, player_name(body.name), player)
+    joined = store.challenges.join_challenge(c, player_name(body.name), player)
     return {**game_json(joined.game), "player": player, "counted": joined.counted}, 201 if joined.created else 200
 
 

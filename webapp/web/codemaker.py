@@ -38,7 +38,7 @@ api = Blueprint("codemaker_api", __name__, url_prefix="/api/codemaker")
 LISTED_FITTING_CODES = 60
 
 
-def next_guess(game: store.CodemakerGame) -> Code | jobs.Job | None:
+def next_guess(game: store.codemaker.CodemakerGame) -> Code | jobs.Job | None:
     """The computer's next guess (the same on every reload), the job still
     working it out, or None once the code is found or the guesses run out."""
     if game.solved or len(game.moves) >= MAX_GUESSES:
@@ -47,7 +47,7 @@ def next_guess(game: store.CodemakerGame) -> Code | jobs.Job | None:
     try:
         found = hints.next_guess(strategy, game.size, game.history(), f"{game.id}:{len(game.moves)}")
     except jobs.Busy:  # every worker is taken: the next look asks again
-        return jobs.Job(key="", kind="hint", status=store.QUEUED)
+        return jobs.Job(key="", kind="hint", status=store.jobs.QUEUED)
     if isinstance(found, jobs.Job):
         return hints.suggestion_from(found.result, game.size, strategy).guess if found.done else found
     return found.guess
@@ -107,7 +107,7 @@ def parse_reply(black: str, white: str, size: GameSize) -> Feedback:
     return reply
 
 
-def answer(game: store.CodemakerGame, reply: Feedback, move: int | None) -> store.CodemakerGame:
+def answer(game: store.codemaker.CodemakerGame, reply: Feedback, move: int | None) -> store.codemaker.CodemakerGame:
     """Record the player's answer to the current guess, unless no code fits.
     The store checks, under the game's lock, that the answers it holds are
     still the ones this was checked against."""
@@ -126,12 +126,12 @@ def answer(game: store.CodemakerGame, reply: Feedback, move: int | None) -> stor
     if move is not None and move != len(game.moves) + 1:
         raise rules.StaleMove("move-stale", next=len(game.moves) + 1, given=move)
     try:
-        return store.add_codemaker_reply(game.id, guess, reply, game.moves)
-    except store.AnswersChanged:
+        return store.codemaker.add_codemaker_reply(game.id, guess, reply, game.moves)
+    except store.codemaker.AnswersChanged:
         raise rules.StaleMove("answers-changed") from None
 
 
-def take_back(game: store.CodemakerGame, move: int | None) -> store.CodemakerGame:
+def take_back(game: store.codemaker.CodemakerGame, move: int | None) -> store.codemaker.CodemakerGame:
     """Take back answer number ``move``, which must be the last one: a stale
     take-back (one already taken back, or repeated) is a stale move."""
     while True:
@@ -140,12 +140,12 @@ def take_back(game: store.CodemakerGame, move: int | None) -> store.CodemakerGam
         if move != len(game.moves):
             raise rules.StaleMove("answer-not-last", given=move, last=len(game.moves))
         try:
-            return store.undo_codemaker_reply(game.id, game.moves)
-        except store.AnswersChanged:  # judged again against the answers stored now
+            return store.codemaker.undo_codemaker_reply(game.id, game.moves)
+        except store.codemaker.AnswersChanged:  # judged again against the answers stored now
             game = codemaker_or_404(game.id)
 
 
-def state(game: store.CodemakerGame, cands=None) -> tuple[dict, Code | jobs.Job | None]:
+def state(game: store.codemaker.CodemakerGame, cands=None) -> tuple[dict, Code | jobs.Job | None]:
     """The game as the API shows it, and its next guess or the job working
     it out (``cands``: the codes that fit the answers, when the caller has
     them already)."""
@@ -211,7 +211,7 @@ def create():
             form=form,
             strategies=[s for s in PRESETS.values() if offered(s, GameSize())],
         ), 400
-    game = store.create_codemaker(size, strategy.name)
+    game = store.codemaker.create_codemaker(size, strategy.name)
     return redirect(url_for("codemaker.page", game_id=game.id), 303)
 
 
@@ -275,7 +275,7 @@ def create_json(body: CodemakerSettings):
         check_playable(strategy, size)
     except MastermindError as exc:
         return error_response(422, error_words(exc))
-    return state(store.create_codemaker(size, strategy.name))[0], 201
+    return state(store.codemaker.create_codemaker(size, strategy.name))[0], 201
 
 
 @api.post("/<game_id>/feedback")

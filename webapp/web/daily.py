@@ -46,7 +46,7 @@ def day_or_404(number: int) -> int:
 
 def page(number: int, status: int = 200, error: str | None = None):
     player = browser_player()
-    mine = store.daily_games_of(player, number) if player else {}
+    mine = store.players.daily_games_of(player, number) if player else {}
     boards = [
         {"key": k, "board": days.board(k), "title": days.TITLES[k], "game": mine.get(k)} for k in days.DAILY_BOARDS
     ]
@@ -150,11 +150,11 @@ def held_by(player: str | None) -> dict | None:
     today's puzzles still being played), or None when it holds nothing."""
     if not player:
         return None
-    games = store.finished_games(player)
+    games = store.players.finished_games(player)
     held = {
         "games": len(games),
         "daily": sum(1 for g in games if g.daily is not None),
-        "playing": sum(1 for g in store.daily_games_of(player, days.today()).values() if not g.over),
+        "playing": sum(1 for g in store.players.daily_games_of(player, days.today()).values() if not g.over),
     }
     return held if any(held.values()) else None
 

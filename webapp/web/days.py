@@ -71,7 +71,7 @@ def board_for(pegs, colors) -> str | None:
 
 def key() -> bytes:
     configured = current_app.config.get("DAILY_KEY")
-    return (configured or store.server_key("daily")).encode()
+    return (configured or store.players.server_key("daily")).encode()
 
 
 def secret(number: int, board_key: str) -> Code:
@@ -82,13 +82,13 @@ def secret(number: int, board_key: str) -> Code:
     return Code.from_index(int(codes[int.from_bytes(digest[:8], "big") % len(codes)]), size)
 
 
-def play(player: str, number: int, board_key: str) -> tuple[store.Game, bool]:
+def play(player: str, number: int, board_key: str) -> tuple[store.games.Game, bool]:
     """``player``'s game of the day's puzzle (made on first play)."""
     b = board(board_key)
-    return store.daily_game(player, number, board_key, b.size, b.max_guesses, secret(number, board_key))
+    return store.players.daily_game(player, number, board_key, b.size, b.max_guesses, secret(number, board_key))
 
 
-def share_text(game: store.Game, number: int, board_key: str, skill: int | None) -> str:
+def share_text(game: store.games.Game, number: int, board_key: str, skill: int | None) -> str:
     """``Mastermind daily #12 4/10``, the key-peg rows, the skill, the link
     to the day's puzzle (never the answer)."""
     won = game.status == rules.WON

@@ -114,15 +114,15 @@ def back_to(target: str | None) -> str:
     return target if on_this_site and plain else "/"
 
 
-def game_or_404(game_id: str) -> store.Game:
+def game_or_404(game_id: str) -> store.games.Game:
     """The game with this id, or a 404 that says so."""
     try:
-        return store.load_game(game_id)
-    except store.GameNotFound:
+        return store.games.load_game(game_id)
+    except store.games.GameNotFound:
         abort(404, gettext("There is no game with that id. It may have been mistyped."))
 
 
-def play_guess(game_id: str, guess: Code, move: int | None = None) -> store.Game:
+def play_guess(game_id: str, guess: Code, move: int | None = None) -> store.games.Game:
     """Play ``guess`` as move ``move`` (the next one when None): judged by
     the rules (``engine.rules``) against the game as stored, then recorded.
     A move another request recorded first is a stale move; without a move
@@ -140,29 +140,29 @@ def play_guess(game_id: str, guess: Code, move: int | None = None) -> store.Game
             move=move,
         )
         try:
-            return store.record_guess(game, guess, reply, status)
-        except store.MoveTaken:
+            return store.games.record_guess(game, guess, reply, status)
+        except store.games.MoveTaken:
             if move is not None:
                 raise rules.StaleMove("guess-recorded", move=move) from None
 
 
-def codemaker_or_404(game_id: str) -> store.CodemakerGame:
+def codemaker_or_404(game_id: str) -> store.codemaker.CodemakerGame:
     """The codemaker game with this id, or a 404 that says so."""
     try:
-        return store.load_codemaker(game_id)
-    except store.CodemakerNotFound:
+        return store.codemaker.load_codemaker(game_id)
+    except store.codemaker.CodemakerNotFound:
         abort(404, gettext("There is no such game. It may have been mistyped."))
 
 
-def challenge_or_404(challenge_id: str, key: str | None = None) -> store.Challenge:
+def challenge_or_404(challenge_id: str, key: str | None = None) -> store.challenges.Challenge:
     """The challenge (with ``key``, only if it is the right results key), or a 404."""
     try:
-        return store.load_challenge(challenge_id, key)
-    except store.ChallengeNotFound:
+        return store.challenges.load_challenge(challenge_id, key)
+    except store.challenges.ChallengeNotFound:
         abort(404, gettext("There is no challenge at this address. It may have been mistyped."))
 
 
-def game_json(game: store.Game) -> dict:
+def game_json(game: store.games.Game) -> dict:
     """The API's game object; ``secret`` only once the game is over."""
     data = {
         "id": game.id,
@@ -175,7 +175,7 @@ def game_json(game: store.Game) -> dict:
         "status": game.status,
         "guesses": [{"guess": str(m.guess), "black": m.reply.black, "white": m.reply.white} for m in game.moves],
         "url": url_for("play.board", game_id=game.id),
-        "watch_url": url_for("play.watch", token=store.watch_token(game.id)),
+        "watch_url": url_for("play.watch", token=store.games.watch_token(game.id)),
     }
     if game.over:
         data["secret"] = str(game.secret)
@@ -268,7 +268,7 @@ def share_description(size: GameSize, replies, won: bool, limit: int, hard: bool
     return f"{title}, {outcome}. {steps}."
 
 
-def share_context(game: store.Game, link: str) -> dict:
+def share_context(game: store.games.Game, link: str) -> dict:
     """What the share panel of a finished game shows."""
     replies = [m.reply for m in game.moves]
     won = game.status == rules.WON

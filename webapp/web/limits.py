@@ -56,22 +56,22 @@ class StoreCounters(Storage):
         return current_app.extensions["store"].unavailable
 
     def incr(self, key: str, expiry: int, amount: int = 1) -> int:
-        return store.hit_counter(key, expiry, amount, time.time())
+        return store.counters.hit_counter(key, expiry, amount, time.time())
 
     def get(self, key: str) -> int:
-        return store.read_counter(key, time.time())[0]
+        return store.counters.read_counter(key, time.time())[0]
 
     def get_expiry(self, key: str) -> float:
-        return store.read_counter(key, time.time())[1]
+        return store.counters.read_counter(key, time.time())[1]
 
     def check(self) -> bool:
         return True
 
     def reset(self) -> int | None:
-        return store.clear_counters()
+        return store.counters.clear_counters()
 
     def clear(self, key: str) -> None:
-        store.clear_counters(key)
+        store.counters.clear_counters(key)
 
 
 def creation_limit() -> str:

@@ -41,7 +41,7 @@ bp = Blueprint("play", __name__)
 BOARD_LISTED_CODES = 50
 
 
-def board_context(game: store.Game, **extra) -> dict:
+def board_context(game: store.games.Game, **extra) -> dict:
     """What the board templates need; the secret only once the game is over."""
     context = {
         "game": game,
@@ -67,7 +67,7 @@ def board_context(game: store.Game, **extra) -> dict:
         context["remaining"] = int(cands.shape[0])
         if cands.shape[0] <= BOARD_LISTED_CODES:
             context["remaining_codes"] = [Code.from_index(int(i), game.size) for i in cands]
-    daily = store.daily_of(game.id)
+    daily = store.players.daily_of(game.id)
     context["daily_number"] = daily[0] if daily is not None else None
     if game.over:
         context.update(outcome_context(game, daily))
@@ -79,16 +79,16 @@ def board_context(game: store.Game, **extra) -> dict:
                 context["draft"] = str(hint["result"].guess)
         except (MastermindError, jobs.Busy) as exc:
             context["suggestion_error"] = error_words(exc)
-    context["watch_link"] = external_url("play.watch", token=store.watch_token(game.id))
+    context["watch_link"] = external_url("play.watch", token=store.games.watch_token(game.id))
     context.update(extra)
     return context
 
 
-def outcome_context(game: store.Game, daily: tuple[int, str] | None) -> dict:
+def outcome_context(game: store.games.Game, daily: tuple[int, str] | None) -> dict:
     """The end of a game: the share panel, the links and the review. A
     daily puzzle's share text carries its number and the skill once the
     review has it, and links to the day's puzzle (not the answer).
-    ``daily``: its day and board (``store.daily_of``), or None."""
+    ``daily``: its day and board (``store.players.daily_of``), or None."""
     part = reviews.section(game.size, game.secret, [m.guess for m in game.moves], game.max_guesses)
     part.poll_url = url_for("play.review", game_id=game.id)
     context = {
@@ -97,7 +97,7 @@ def outcome_context(game: store.Game, daily: tuple[int, str] | None) -> dict:
         "replay_link": game_replay_url(game),
         "classroom_link": classroom_url(game.size, "knuth", secret=game.secret),
     }
-    challenge = store.challenge_of(game.id)
+    challenge = store.challenges.challenge_of(game.id)
     if daily is not None:  # everyone plays the same secret today: the replay would show it
         number, board = daily
         link = external_url("daily.day", number=number)
@@ -117,13 +117,13 @@ def outcome_context(game: store.Game, daily: tuple[int, str] | None) -> dict:
     return context
 
 
-def suggest(game: store.Game, strategy_name: str) -> dict:
+def suggest(game: store.games.Game, strategy_name: str) -> dict:
     """A strategy's next guess for this game, with how long it took to work
     out. A hint worked out before for this move is read back, not computed
     again. A guess beyond the request's budget is worked out in the
     background: then ``job`` holds its progress until it is done."""
     strategy = fitting(get_strategy(strategy_name)) if game.hard else get_strategy(strategy_name)
-    stored = store.load_hint(game.id, game.next_move, strategy.name)
+    stored = store.games.load_hint(game.id, game.next_move, strategy.name)
     if stored is not None:
         data = json.loads(stored)
         suggestion = hints.suggestion_from(data, game.size, strategy)
@@ -137,11 +137,11 @@ def suggest(game: store.Game, strategy_name: str) -> dict:
         result, ms = hints.suggestion_from(found.result, game.size, strategy), found.elapsed * 1000
     else:
         result = found
-    store.save_hint(game.id, game.next_move, strategy.name, json.dumps({**hint_result(result), "ms": ms}))
+    store.games.save_hint(game.id, game.next_move, strategy.name, json.dumps({**hint_result(result), "ms": ms}))
     return {"result": result, "ms": ms, "bars": partition_bars(result.partition, game.size.pegs)}
 
 
-def announcement(game: store.Game) -> str:
+def announcement(game: store.games.Game) -> str:
     """What the live region says after the latest move."""
     if not game.moves:
         return ""
@@ -161,7 +161,7 @@ def announcement(game: store.Game) -> str:
     return text
 
 
-def show_board(game: store.Game, status: int = 200, **extra):
+def show_board(game: store.games.Game, status: int = 200, **extra):
     return render("board.html", "_game.html", status, **board_context(game, **extra))
 
 
@@ -188,7 +188,7 @@ def new_game():
     except MastermindError as exc:
         return render_template("index.html", presets=BOARDS, error=error_words(exc), form=form), 400
     player, _ = cookie_player()
-    game = store.create_game(size, limit, hard=hard, player=player)
+    game = store.games.create_game(size, limit, hard=hard, player=player)
     return remember_player(redirect(url_for("play.board", game_id=game.id), 303), player)
 
 
@@ -222,7 +222,7 @@ def guess(game_id):
     except rules.GameOver as exc:
         return board_instead(game, 409, error=error_words(exc))
     except rules.StaleMove as exc:
-        return board_instead(store.load_game(game.id), 409, error=error_words(exc))
+        return board_instead(store.games.load_game(game.id), 409, error=error_words(exc))
     except rules.Inconsistent as exc:  # hard mode: nothing is stored
         return board_instead(game, 422, error=inconsistent_sentence(exc, game.size.is_bulls_and_cows), draft=text[:64])
     except MastermindError as exc:
@@ -232,7 +232,7 @@ def guess(game_id):
     return redirect(url_for("play.board", game_id=game.id), 303)
 
 
-def board_instead(game: store.Game, status: int, **extra):
+def board_instead(game: store.games.Game, status: int, **extra):
     """An answer to a guess that adds no row (an error): htmx swaps the
     whole board in place of the row it expected."""
     response = current_app.make_response(show_board(game, status, **extra))
@@ -254,7 +254,7 @@ def suggestion(game_id):
         return busy_response(exc, show_board(game, 503, suggestion_error=error_words(exc), suggestion=None)[0])
     except MastermindError as exc:
         return show_board(game, 400, suggestion_error=error_words(exc), suggestion=None)
-    store.record_suggestion(game, name)
+    store.games.record_suggestion(game, name)
     if is_htmx():
         if "result" in result:
             s = result["result"]
@@ -288,7 +288,7 @@ def suggestion_panel(game_id):
 def counter(game_id):
     game = game_or_404(game_id)
     show = request.form.get("show") == "1"
-    store.set_show_count(game.id, show)
+    store.games.set_show_count(game.id, show)
     game.show_count = show
     if is_htmx():
         said = (
@@ -308,8 +308,8 @@ def watch(token):
     """A game seen by others: its rows as they come, no way to play, no link
     to the board, and the secret only once the game is over."""
     try:
-        game = store.watched_game(token)
-    except store.GameNotFound:
+        game = store.games.watched_game(token)
+    except store.games.GameNotFound:
         abort(404, gettext("There is no game to watch at this address. It may have been mistyped."))
     context = {
         "game": game,
@@ -324,7 +324,7 @@ def watch(token):
         # Others still play the secret of the day's puzzle or a challenge:
         # the link is to their game, not a replay, and the secret (a won
         # game's last row) shows only when asked for.
-        daily, challenge = store.daily_of(game.id), store.challenge_of(game.id)
+        daily, challenge = store.players.daily_of(game.id), store.challenges.challenge_of(game.id)
         if daily is not None:
             context["shared_by"] = {
                 "link": url_for("daily.day", number=daily[0]),

@@ -46,7 +46,7 @@ def mean(values: list) -> float | None:
 
 def player_stats(player: str) -> dict:
     """The statistics of the anonymous ``player`` token."""
-    games = store.finished_games(player)
+    games = store.players.finished_games(player)
     won = [g for g in games if g.status == rules.WON]
     histogram = Counter(len(g.guesses) for g in won)
     top = max([len(g.guesses) for g in won] + [6])
