@@ -52,6 +52,13 @@ def test_a_release_database_upgrades_with_nothing_lost(backend, db_config):
     assert all(before[table] for table in ("games", "challenges", "codemaker_games", "daily_games", "hints"))
     app = create_app({**db_config, "TESTING": True, "JOBS_CONSUMER": "none"})
     try:
+        # Never upgraded silently as the app starts: it says it cannot serve yet.
+        waiting = app.test_client().get("/api/games/x")
+        assert waiting.status_code == 503 and "being upgraded" in waiting.get_json()["error"]
+        assert store.schema.revision(app.extensions["store"]) is None
+        assert app.test_cli_runner().invoke(args=["db", "upgrade"]).exit_code == 0
+        app.extensions["store"].close()
+        app = create_app({**db_config, "TESTING": True, "JOBS_CONSUMER": "none"})
         assert store.schema.revision(app.extensions["store"]) == store.schema.head()
         with app.app_context():
             db = store.connection()

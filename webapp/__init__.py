@@ -122,6 +122,27 @@ def bind_store(app) -> None:
 
     appcontext_pushed.connect(enter, app, weak=False)
 
+    behind = store.schema.behind(app.extensions["store"])
+    if behind is not None:
+        app.logger.error(
+            "the database is at revision %s, this release needs %s: run `flask --app webapp db upgrade`",
+            behind,
+            store.schema.head(),
+        )
+
+        @app.before_request
+        def needs_upgrade():
+            from flask_babel import gettext
+
+            from .web.errors import error_response
+
+            return error_response(
+                503,
+                gettext(
+                    "This server is being upgraded and cannot read its records yet: try again in a few minutes."
+                ),
+            )
+
     @app.teardown_appcontext
     def leave(_exc=None):
         for token in reversed(g.pop("store_scopes", [])):
@@ -134,7 +155,7 @@ def bind_store(app) -> None:
         """Bring the database's schema up to this release's."""
         database = app.extensions["store"]
         store.upgrade(database)
-        click.echo(f"{database.name} database at revision {store.schema.revision(database)}")
+        click.echo(f"{database.name} database at revision {store.schema.revision(database)}; restart the app")
 
     @db.command("current")
     def current():

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from . import challenges, codemaker, counters, games, jobs, live, players
 from .database import Database, connection, current, database, enter, leave, scope, transaction
+from . import schema
 from .schema import upgrade
 
 
@@ -28,13 +29,17 @@ def database_url(config) -> str:
 
 
 def open_database(config) -> Database:
-    """The database a configuration names, its schema brought up to date."""
+    """The database a configuration names. A new (empty) one gets this
+    release's schema here; an existing one is upgraded only by the
+    operator's command (``flask --app webapp db upgrade``, ``make upgrade``),
+    never silently as the app starts: :func:`schema.behind` says whether it
+    needs it."""
     found = Database(
         database_url(config),
         pool_size=config.get("DATABASE_POOL_SIZE", 8),
         pool_timeout=config.get("DATABASE_POOL_TIMEOUT", 5.0),
     )
-    if not config.get("DATABASE_READ_ONLY"):
+    if not config.get("DATABASE_READ_ONLY") and schema.is_new(found):
         upgrade(found)
     return found
 

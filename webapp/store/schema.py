@@ -3,8 +3,11 @@ the revisions in ``migrations/versions`` that the database has not had. One
 process at a time upgrades (an advisory lock on PostgreSQL, a lock file
 beside the SQLite file); the others wait, then find nothing to do.
 
-Operators run ``flask --app webapp db upgrade`` (``make upgrade``); the app
-also upgrades as it starts, so a fresh database needs no step at all."""
+Operators run ``flask --app webapp db upgrade`` (``make upgrade``; ``make
+run``, ``make serve`` and ``make classroom`` run it first). The app makes a
+new, empty database's schema as it starts, so a fresh install needs no
+step; an existing database it never upgrades itself: until the command has
+run, it answers 503 and says so."""
 
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
+import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from .database import Database
@@ -37,6 +41,19 @@ def head() -> str:
     found = ScriptDirectory.from_config(alembic_config()).get_current_head()
     assert found is not None
     return found
+
+
+def is_new(database: Database) -> bool:
+    """Whether the database holds no table yet (a fresh install)."""
+    with database.engine.connect() as connection:
+        return not sa.inspect(connection).get_table_names()
+
+
+def behind(database: Database) -> str | None:
+    """The revision an existing database is at when it is not this
+    release's (``"none"`` for one made before Alembic); None when current."""
+    found = revision(database)
+    return None if found == head() else (found or "none")
 
 
 def revision(database: Database) -> str | None:
