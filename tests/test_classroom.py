@@ -255,6 +255,11 @@ def test_the_launcher_serves_the_phones_address(tmp_path):
         assert status == 200 and 'action="/join"' in page
         status, body = call("127.0.0.2", port, "POST", "/api/live", body={})
         assert status == 201 and json.loads(body)["join_url"].startswith(f"{site}/join/")
+        code = json.loads(body)["code"]
+        status, body = call("127.0.0.2", port, "POST", f"/api/live/{code}/students", body={"nickname": "Ann"})
+        assert status == 201  # a student's phone joins through the laptop's address
+        status, body = call("127.0.0.2", port, "GET", f"/api/live/{code}")
+        assert json.loads(body)["joined"] == 1 and json.loads(body)["events_url"].startswith(site)
         assert call("127.0.0.1", port, "GET", "/join")[0] == 200  # the teacher's own browser, by its name
         status, page = call("127.0.0.2", port, "GET", "/join", headers={"Host": f"evil.example:{port}"})
         assert status == 400 and f'<a href="{site}">{site}</a>' in page

@@ -138,9 +138,7 @@ def bind_store(app) -> None:
 
             return error_response(
                 503,
-                gettext(
-                    "This server is being upgraded and cannot read its records yet: try again in a few minutes."
-                ),
+                gettext("This server is being upgraded and cannot read its records yet: try again in a few minutes."),
             )
 
     @app.teardown_appcontext

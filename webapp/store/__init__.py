@@ -10,9 +10,8 @@ web app enters one for every app context. The schema is kept by Alembic
 
 from __future__ import annotations
 
-from . import challenges, codemaker, counters, games, jobs, live, players
+from . import challenges, codemaker, counters, games, jobs, live, players, schema
 from .database import Database, connection, current, database, enter, leave, scope, transaction
-from . import schema
 from .schema import upgrade
 
 

@@ -16,11 +16,11 @@ import fcntl
 from collections.abc import Iterator
 from pathlib import Path
 
+import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from .database import Database
