@@ -184,6 +184,10 @@ def test_a_first_release_database_upgrades_and_plays_on(backend, db_config):
             old.execute(statement)
         old.commit()
         old.close()
+    first = create_app({**db_config, "TESTING": True, "JOBS_CONSUMER": "none"})
+    assert first.test_client().get("/api/games/old-game").status_code == 503  # not upgraded as it starts
+    assert first.test_cli_runner().invoke(args=["db", "upgrade"]).exit_code == 0  # the operator's command
+    first.extensions["store"].close()
     app = create_app({**db_config, "TESTING": True})
     try:
         assert store.schema.revision(app.extensions["store"]) == store.schema.head()

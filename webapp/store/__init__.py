@@ -38,8 +38,8 @@ def open_database(config) -> Database:
         pool_size=config.get("DATABASE_POOL_SIZE", 8),
         pool_timeout=config.get("DATABASE_POOL_TIMEOUT", 5.0),
     )
-    if not config.get("DATABASE_READ_ONLY") and schema.is_new(found):
-        upgrade(found)
+    if not config.get("DATABASE_READ_ONLY"):
+        schema.make_if_new(found)
     return found
 
 

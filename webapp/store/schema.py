@@ -43,10 +43,15 @@ def head() -> str:
     return found
 
 
-def is_new(database: Database) -> bool:
-    """Whether the database holds no table yet (a fresh install)."""
-    with database.engine.connect() as connection:
-        return not sa.inspect(connection).get_table_names()
+def make_if_new(database: Database) -> bool:
+    """Give a new, empty database this release's schema; whether it was new.
+    Decided under the upgrade's lock, so of several processes starting on
+    one new database, one makes it and the others then find it made."""
+    with upgrading(database) as connection:
+        if sa.inspect(connection).get_table_names():
+            return False
+        command.upgrade(alembic_config(connection), "head")
+        return True
 
 
 def behind(database: Database) -> str | None:
