@@ -7,7 +7,7 @@ from axe_playwright_python.sync_playwright import Axe
 
 from webapp import store
 from webapp.engine import Code, GameSize
-from webapp.web.helpers import play_guess
+from webapp.web.loaders import play_guess
 
 TAGS = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
 

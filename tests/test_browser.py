@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from webapp import store
 from webapp.engine import Code, GameSize, candidates, feedback
-from webapp.web.helpers import play_guess
+from webapp.web.loaders import play_guess
 
 SHOTS = Path(__file__).resolve().parent.parent / "test-results"
 

@@ -7,7 +7,7 @@ import pytest
 from webapp import create_app, store
 from webapp.engine import Code, GameSize, best_guess, candidates, feedback
 from webapp.engine.codes import conceal
-from webapp.web.helpers import EMOJI
+from webapp.web.sharing import EMOJI
 
 SIZE = GameSize()
 HX = {"HX-Request": "true"}

@@ -16,7 +16,7 @@ from records import sql
 from benchmarks.servers import free_port
 from webapp import create_app, jobs, store
 from webapp.engine import Code, GameSize, rules
-from webapp.web.helpers import play_guess
+from webapp.web.loaders import play_guess
 
 BOTH = pytest.mark.backends("sqlite", "postgresql")
 

@@ -7,7 +7,7 @@ import pytest
 
 from webapp import store
 from webapp.engine import Code, Feedback, GameSize, best_guess, feedback
-from webapp.web.helpers import play_guess
+from webapp.web.loaders import play_guess
 
 HX = {"HX-Request": "true"}
 

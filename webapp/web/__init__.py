@@ -4,8 +4,11 @@ the rate limits, the error answers, what every template may use, and the
 list of blueprints.
 
 Imports run one way: views (``play``, ``api``, ``share``, ``challenges``,
-``codemaker``, ``apidocs``, ``theme``, ``daily``, ``live``, ``solver/*``) → ``helpers``, ``links``,
-``hints`` → ``store``, ``jobs`` → ``engine``. No view imports another."""
+``codemaker``, ``apidocs``, ``theme``, ``daily``, ``live``, ``solver/*``) →
+the helpers, one concern each (``answers``, ``forms``, ``loaders``,
+``names``, ``palette``, ``players``, ``positions``, ``refusals``,
+``sharing``, ``wording``), ``links``, ``hints`` → ``store``, ``jobs`` →
+``engine``. No view imports another."""
 
 from __future__ import annotations
 
@@ -15,20 +18,23 @@ from urllib.parse import urlencode
 from .. import jobs
 from ..settings import BOARDS_BY_KEY
 from . import (
+    answers,
     api,
     apidocs,
     challenges,
     codemaker,
     daily,
     errors,
-    helpers,
+    forms,
     i18n,
     limits,
     links,
     live,
+    palette,
     play,
     security,
     share,
+    sharing,
     theme,
 )
 from .solver import blueprints as solver
@@ -81,17 +87,17 @@ def init_app(app) -> None:
     errors.init_app(app)
     i18n.init_app(app)
     app.jinja_env.globals.update(
-        color=helpers.color,
-        palette=helpers.PALETTE,
-        is_htmx=helpers.is_htmx,
+        color=palette.color,
+        palette=palette.PALETTE,
+        is_htmx=answers.is_htmx,
         theme=theme.current,
-        game_title=helpers.game_title,
+        game_title=sharing.game_title,
         size_presets=SIZE_PRESETS,
         size_query=lambda size: urlencode(links.size_args(size)),
         size_fields=links.size_args,
     )
-    app.before_request(helpers.forms_only)
-    app.after_request(helpers.vary_on_htmx)
+    app.before_request(forms.forms_only)
+    app.after_request(answers.vary_on_htmx)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
 

@@ -11,18 +11,14 @@ from .. import jobs, store
 from ..engine import Code, GameSize, MastermindError, rules
 from ..words import error_words
 from . import review as reviews
+from .answers import no_store
 from .contract import GAME_LINKS, LIMITED, NO_STORE, Documented, operation
 from .errors import error_response
-from .helpers import (
-    busy_response,
-    game_json,
-    game_or_404,
-    inconsistent_sentence,
-    no_store,
-    play_guess,
-)
 from .limits import creating
+from .loaders import game_json, game_or_404, play_guess
+from .refusals import busy_response
 from .schemas import Game, GameSettings, Guess, Job, Review
+from .wording import inconsistent_sentence
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

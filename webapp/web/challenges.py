@@ -15,22 +15,15 @@ from ..engine.codes import check_secret
 from ..settings import BOARDS, parse_settings
 from ..words import error_words
 from . import review as reviews
+from .answers import is_htmx, no_store, render
 from .contract import GAME_LINKS, LIMITED, NO_STORE, Documented, link, operation
 from .errors import error_response
-from .helpers import (
-    budget,
-    challenge_or_404,
-    cookie_player,
-    game_json,
-    is_htmx,
-    no_store,
-    player_name,
-    player_token,
-    remember_player,
-    render,
-)
 from .limits import creating
 from .links import replay_url
+from .loaders import challenge_or_404, game_json
+from .names import player_name
+from .players import cookie_player, player_token, remember_player
+from .positions import budget
 from .schemas import Challenge, ChallengeGame, ChallengeResults, ChallengeSettings, Join
 
 bp = Blueprint("challenges", __name__)

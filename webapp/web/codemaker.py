@@ -25,12 +25,15 @@ from ..engine.lines import offered
 from ..settings import SettingsError, parse_size, small_number
 from ..words import error_words, not_offered, size_label, strategy_title
 from . import hints
+from .answers import is_htmx, no_store, render
 from .contract import LIMITED, NO_STORE, Documented, link, operation
 from .errors import error_response
-from .helpers import codemaker_or_404, is_htmx, move_number, no_store, render, reply_words
+from .forms import move_number
 from .limits import creating
 from .links import classroom_url
+from .loaders import codemaker_or_404
 from .schemas import Answer, CodemakerSettings, CodemakerState, TakeBack
+from .wording import reply_words
 
 bp = Blueprint("codemaker", __name__, url_prefix="/codemaker")
 api = Blueprint("codemaker_api", __name__, url_prefix="/api/codemaker")

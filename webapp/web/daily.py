@@ -13,17 +13,12 @@ from flask_babel import gettext
 from .. import store
 from ..settings import small_number
 from . import days
+from .answers import no_store
 from .contract import GAME_LINKS, LIMITED, NO_STORE, Documented, operation
-from .helpers import (
-    PLAYER_TOKEN,
-    browser_player,
-    game_json,
-    no_store,
-    player_token,
-    remember_player,
-)
 from .limits import creating
 from .links import external_url
+from .loaders import game_json
+from .players import PLAYER_TOKEN, browser_player, player_token, remember_player
 from .schemas import Daily, DailyGame, Stats, StatsQuery
 from .stats import player_stats
 

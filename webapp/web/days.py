@@ -20,8 +20,8 @@ from .. import store
 from ..engine import Code, rules
 from ..engine.codes import secret_indices
 from ..settings import BOARDS_BY_KEY, Board
-from .helpers import key_line
 from .links import external_url
+from .sharing import key_line
 
 EPOCH = dt.date(2026, 1, 1)
 # The boards that have a daily puzzle, in the order the page shows them.

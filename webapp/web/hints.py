@@ -14,7 +14,7 @@ from ..computations import hint_params
 from ..engine import Code, Feedback, GameSize, Strategy, StrategyError, Suggestion, best_guess
 from ..engine.strategies import TooSlow
 from ..words import error_words
-from .helpers import budget
+from .positions import budget
 
 
 def suggestion_from(result: dict, size: GameSize, strategy: Strategy) -> Suggestion:

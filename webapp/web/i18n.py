@@ -44,7 +44,8 @@ from ..words import (
     student_label,
     why_words,
 )
-from .helpers import back_to, current_language, here_without_lang, keep_cookie, number, reply_words
+from .players import keep_cookie
+from .wording import back_to, current_language, here_without_lang, number, reply_words
 
 bp = Blueprint("language", __name__)
 

@@ -18,23 +18,15 @@ from ..settings import BOARDS, BOARDS_BY_KEY, SettingsError, parse_hard, parse_s
 from ..words import error_words, strategy_title
 from . import days, hints
 from . import review as reviews
-from .helpers import (
-    busy_response,
-    cookie_player,
-    game_or_404,
-    inconsistent_sentence,
-    is_htmx,
-    move_number,
-    no_store,
-    number,
-    play_guess,
-    remember_player,
-    render,
-    reply_words,
-    share_context,
-)
+from .answers import is_htmx, no_store, render
+from .forms import move_number
 from .limits import creating
 from .links import classroom_url, external_url, game_replay_url
+from .loaders import game_or_404, play_guess
+from .players import cookie_player, remember_player
+from .refusals import busy_response
+from .sharing import share_context
+from .wording import inconsistent_sentence, number, reply_words
 
 bp = Blueprint("play", __name__)
 # "Show codes still possible" lists the codes themselves up to this many.

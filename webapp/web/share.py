@@ -1,6 +1,6 @@
 """Replays: a self-contained link to a finished game, and the page that
 replays it beside what Knuth's algorithm would have done (the share text
-beside a finished game is :func:`helpers.share_text`).
+beside a finished game is :func:`sharing.share_text`).
 
 A replay link holds the size, the secret (written by :func:`conceal`, so a
 glance spoils nothing) and the guesses: the feedback is recomputed from them,
@@ -33,8 +33,10 @@ from ..engine.strategies import TooSlow
 from ..settings import small_number
 from ..words import error_words
 from . import review as reviews
-from .helpers import budget, render, share_description
+from .answers import render
 from .links import DEFAULT_LIMIT, classroom_url, replay_url, size_from_slug
+from .positions import budget
+from .sharing import share_description
 
 bp = Blueprint("share", __name__)
 

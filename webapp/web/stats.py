@@ -11,7 +11,7 @@ from ..computations import secret_lengths
 from ..engine import rules
 from . import review as reviews
 from .days import day_of, today
-from .helpers import budget
+from .positions import budget
 
 # The average skill is over this many of the newest games.
 REVIEWED_GAMES = 50

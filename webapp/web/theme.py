@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from flask import Blueprint, redirect, request
 
-from .helpers import back_to, keep_cookie
+from .players import keep_cookie
+from .wording import back_to
 
 bp = Blueprint("theme", __name__)
 

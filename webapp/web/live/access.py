@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from flask import current_app, request
 
-from ..helpers import keep_cookie
+from ..players import keep_cookie
 
 
 def teacher_cookie(code: str) -> str:

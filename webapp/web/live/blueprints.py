@@ -5,7 +5,7 @@ imports those views."""
 
 from flask import Blueprint
 
-from ..helpers import no_store
+from ..answers import no_store
 
 bp = Blueprint("live", __name__)
 api = Blueprint("live_api", __name__, url_prefix="/api/live")

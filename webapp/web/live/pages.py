@@ -12,8 +12,9 @@ from ... import store
 from ...engine import PRESETS
 from ...engine.lines import offered
 from ...settings import parse_size, small_number
+from ..answers import is_htmx
 from ..errors import error_response
-from ..helpers import is_htmx, move_number
+from ..forms import move_number
 from ..limits import creating, live_joining, live_voting
 from ..links import external_url
 from ..schemas import MAX_NICKNAME

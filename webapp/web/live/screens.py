@@ -20,7 +20,7 @@ from ... import jobs, store
 from ...computations import proposal_params
 from ...engine import Code, GameSize, get_strategy
 from ...engine.position import partition_bars
-from ..helpers import explained
+from ..positions import explained
 
 LiveSession = store.live.LiveSession
 # The proposals the projector lists, most voted first.

@@ -23,8 +23,9 @@ from ...engine.strategies import StrategyError
 from ...settings import NO, YES, SettingsError, small_number
 from ...words import error_words, not_offered, strategy_title, visible
 from ..contract import validation_words
-from ..helpers import explained, player_name
 from ..limits import count_wrong_code, know_session, knows_session, within_wrong_codes
+from ..names import player_name
+from ..positions import explained
 from ..schemas import LIVE_ALPHABET, LIVE_CODE_LENGTH, MAX_NICKNAME, LiveSettings
 from .nicknames import nickname
 

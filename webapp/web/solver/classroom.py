@@ -19,20 +19,15 @@ from ...jobs import Busy
 from ...settings import SettingsError, parse_size
 from ...words import error_words, not_offered, strategy_title, why_words
 from .. import links
+from ..answers import render
 from ..contract import Documented, operation
 from ..errors import error_response
-from ..helpers import (
-    ViewError,
-    busy_response,
-    explained,
-    form_defaults,
-    number,
-    render,
-    reply_words,
-    status_of,
-)
+from ..forms import form_defaults
 from ..hints import next_guess, suggestion_from
+from ..positions import explained
+from ..refusals import ViewError, busy_response, status_of
 from ..schemas import Job, Position, StepQuery
+from ..wording import number, reply_words
 from .blueprints import api, bp
 
 SOURCES = {

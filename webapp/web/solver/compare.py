@@ -13,10 +13,12 @@ from ...engine.tree import check_analysable
 from ...jobs import Busy
 from ...settings import parse_size, size_params
 from ...words import error_words
+from ..answers import render
 from ..contract import Documented, operation
 from ..errors import error_response
-from ..helpers import busy_response, form_defaults, render
+from ..forms import form_defaults
 from ..links import size_args
+from ..refusals import busy_response
 from ..schemas import Comparison, Job, SizeQuery
 from .blueprints import api, bp
 

@@ -27,21 +27,15 @@ from ...engine.tree import ANALYSABLE_CODES
 from ...settings import parse_size, size_params, small_number
 from ...words import error_words, not_offered, size_label
 from .. import links
+from ..answers import is_htmx, render
 from ..contract import Documented, operation
 from ..errors import error_response
-from ..helpers import (
-    ViewError,
-    budget,
-    busy_response,
-    form_defaults,
-    is_htmx,
-    number,
-    render,
-    reply_words,
-    status_of,
-)
+from ..forms import form_defaults
+from ..positions import budget
+from ..refusals import ViewError, busy_response, status_of
 from ..schemas import Job, LineQuery
 from ..schemas import Line as LineAnswer
+from ..wording import number, reply_words
 from .blueprints import api, bp
 
 

@@ -16,7 +16,11 @@ from ...engine.strategies import Suggestion
 from ...settings import parse_size
 from ...words import error_words, not_offered
 from .. import links
-from ..helpers import ViewError, budget, form_defaults, is_htmx, render, reply_words, status_of
+from ..answers import is_htmx, render
+from ..forms import form_defaults
+from ..positions import budget
+from ..refusals import ViewError, status_of
+from ..wording import reply_words
 from .blueprints import bp
 
 MAX_DEPTH = 30
