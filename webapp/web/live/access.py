@@ -5,9 +5,11 @@ session does and are renewed while it is used."""
 
 from __future__ import annotations
 
-from flask import current_app, request
+from flask import abort, current_app, request
 
+from ..errors import error_response
 from ..players import keep_cookie
+from . import service
 
 
 def teacher_cookie(code: str) -> str:
@@ -50,3 +52,13 @@ def tokens(code: str) -> tuple[str | None, ...]:
     """Every token the request carries for the session (as the code is typed)."""
     code = "".join(c for c in str(code).upper() if c not in " -")[:32]
     return bearer(), request.cookies.get(teacher_cookie(code)), request.cookies.get(student_cookie(code))
+
+
+def found(code: str):
+    """The session a code names, found with the request's tokens; else its
+    refusal as the answer (404, or 429 past the limit of wrong codes), a
+    page or JSON as the address asks."""
+    try:
+        return service.find(code, *tokens(code))
+    except service.Refused as exc:
+        abort(error_response(exc.status, str(exc)))

@@ -29,16 +29,9 @@ from . import access, screens, service
 from .blueprints import api
 
 
-def found(code: str) -> service.LiveSession:
-    try:
-        return service.find(code, *access.tokens(code))
-    except service.Refused as exc:
-        abort(error_response(exc.status, str(exc)))
-
-
 def taught(code: str) -> service.LiveSession:
     """The session, for its teacher's token only (401 without one, 403 for another)."""
-    session = found(code)
+    session = access.found(code)
     token = access.teacher_token(session.code)
     if token is None:
         abort(
@@ -134,7 +127,7 @@ def create_json(body: LiveSettings):
     errors=(404, 429),
 )
 def state(code):
-    session = found(code)
+    session = access.found(code)
     return state_json(session, service.is_teacher(session, access.teacher_token(session.code)))
 
 
@@ -271,7 +264,7 @@ def report(code):
     errors=(400, 403, 404, 409, 429),
 )
 def join_json(code, body: StudentJoin):
-    session = found(code)
+    session = access.found(code)
     try:
         student, token = service.join(session, body.nickname, access.student_token(session.code))
     except service.Refused as exc:
@@ -297,7 +290,7 @@ def join_json(code, body: StudentJoin):
     errors=(400, 401, 404, 409, 422, 429),
 )
 def vote_json(code, body: LiveVote):
-    session = found(code)
+    session = access.found(code)
     token = access.student_token(session.code)
     if token is None:
         return error_response(401, gettext("Join first: send the student's token as Authorization: Bearer …"))

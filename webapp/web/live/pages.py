@@ -25,17 +25,9 @@ SOURCES = ("random", "teacher", "adversary")
 NAMES = ("typed", "generated", "hidden")
 
 
-def found(code: str) -> service.LiveSession:
-    """The session, or its refusal as a page (404, or 429 past the limit of wrong codes)."""
-    try:
-        return service.find(code, *access.tokens(code))
-    except service.Refused as exc:
-        abort(error_response(exc.status, str(exc)))
-
-
 def taught(code: str) -> service.LiveSession:
     """The session, for its teacher only (a 403 page for anyone else)."""
-    session = found(code)
+    session = access.found(code)
     if not service.is_teacher(session, access.teacher_token(session.code)):
         abort(
             error_response(
@@ -120,7 +112,7 @@ def step(code):
     except service.Refused as exc:
         if exc.status != 409:
             return projector(session, str(exc), exc.status)
-        session = found(code)  # another of the teacher's screens stepped first: show where it is
+        session = access.found(code)  # another of the teacher's screens stepped first: show where it is
     if is_htmx():
         return projector(session)
     return redirect(url_for("live.teach", code=session.code), 303)
@@ -134,10 +126,10 @@ def votes_fragment(code):
 
 def room_changed(session: service.LiveSession, error: str | None = None, status: int = 200):
     if is_htmx():
-        session = found(session.code)
+        session = access.found(session.code)
         return render_template("live/_room.html", room_error=error, **screens.teacher_context(session)), status
     if error is not None:
-        return projector(found(session.code), error, status)
+        return projector(access.found(session.code), error, status)
     return redirect(url_for("live.teach", code=session.code) + "#room", 303)
 
 
@@ -190,7 +182,7 @@ def join_form():
 
 @bp.get("/join/<code>")
 def join_code(code):
-    session = found(code)
+    session = access.found(code)
     student = service.student_of(session, request.cookies.get(access.student_cookie(session.code)))
     if student is not None and not student.removed:  # back on the same phone: the same seat
         return redirect(url_for("live.follow", code=session.code), 303)
@@ -227,7 +219,7 @@ def student_page(session, student, vote_error: str | None = None, status: int = 
 
 @bp.get("/live/<code>")
 def follow(code):
-    session = found(code)
+    session = access.found(code)
     student = service.student_of(session, request.cookies.get(access.student_cookie(session.code)))
     if student is None or student.removed:
         if service.is_teacher(session, access.teacher_token(session.code)):
@@ -241,7 +233,7 @@ def follow(code):
 @bp.post("/live/<code>/vote")
 @live_voting
 def vote(code):
-    session = found(code)
+    session = access.found(code)
     token = request.cookies.get(access.student_cookie(session.code))
     if service.student_of(session, token) is None:
         return redirect(url_for("live.join_code", code=session.code), 303)
@@ -252,7 +244,7 @@ def vote(code):
     except service.Refused as exc:
         if is_htmx():
             return render_template("live/_my_vote.html", my_vote=None, vote_error=str(exc)), 200
-        return student_page(found(code), service.student_of(session, token), str(exc), exc.status)
+        return student_page(access.found(code), service.student_of(session, token), str(exc), exc.status)
     if is_htmx():
         return render_template("live/_my_vote.html", my_vote=str(guess), vote_error=None)
     return redirect(url_for("live.follow", code=session.code), 303)
