@@ -606,10 +606,11 @@ def script_words() -> dict[str, str]:
     }
 
 
-# A live session's choices, in words (the forms' keys stay in English).
-LIVE_SOURCES = {
-    "random": lazy_gettext("a secret drawn at random"),
+# Where the secret of a classroom's game comes from, and how a live
+# session's students are named, in words (the forms' keys stay in English).
+SECRET_SOURCES = {
     "teacher": lazy_gettext("a secret you type (hidden until it is found)"),
+    "random": lazy_gettext("a secret drawn at random"),
     "adversary": lazy_gettext("no secret: the codemaker keeps the most codes possible"),
 }
 LIVE_NAMES = {
@@ -620,7 +621,7 @@ LIVE_NAMES = {
 
 
 def live_source_words(key: str) -> str:
-    return str(LIVE_SOURCES.get(key, key))
+    return str(SECRET_SOURCES.get(key, key))
 
 
 def live_names_words(key: str) -> str:

@@ -22,7 +22,7 @@ from . import access, screens, service
 from .blueprints import bp
 
 SOURCES = ("random", "teacher", "adversary")
-NAMES = ("typed", "generated", "hidden")
+NAMES = store.live.NAMES
 
 
 def taught(code: str) -> service.LiveSession:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 from flask import redirect, render_template, request, url_for
-from flask_babel import gettext, lazy_gettext
+from flask_babel import gettext
 
 from ... import jobs
 from ...engine import DEFAULT_STRATEGY, PRESETS, Code, MastermindError, Suggestion, feedback, get_strategy
@@ -17,7 +17,7 @@ from ...engine.position import following_move, partition_bars
 from ...engine.strategies import TooSlow
 from ...jobs import Busy
 from ...settings import SettingsError, parse_size
-from ...words import error_words, not_offered, strategy_title, why_words
+from ...words import SECRET_SOURCES, error_words, not_offered, strategy_title, why_words
 from .. import links
 from ..answers import render
 from ..contract import Documented, operation
@@ -30,11 +30,7 @@ from ..schemas import Job, Position, StepQuery
 from ..wording import number, reply_words
 from .blueprints import api, bp
 
-SOURCES = {
-    "teacher": lazy_gettext("a secret you type (hidden until it is found)"),
-    "random": lazy_gettext("a secret drawn at random"),
-    "adversary": lazy_gettext("no secret: the codemaker keeps the most codes possible"),
-}
+SOURCES = SECRET_SOURCES
 
 
 def classroom_state(args) -> dict:
