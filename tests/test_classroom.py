@@ -7,7 +7,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
-import select
+import selectors
 import signal
 import socket
 import subprocess
@@ -204,14 +204,18 @@ def read_until(process: subprocess.Popen, marker: bytes, waits: int = 600) -> st
     ends when output arrives; a bounded number of them)."""
     out = b""
     fd = process.stdout.fileno()  # type: ignore[union-attr]
-    for _ in range(waits):
-        if select.select([fd], [], [], 0.5)[0]:
-            chunk = os.read(fd, 65536)
-            if not chunk:
-                break  # the process ended
-            out += chunk
-            if marker in out:
-                return out.decode()
+    # A selector, not select(): a process that has opened over 1,024 files
+    # (a long test run) gets descriptors select() cannot wait on.
+    with selectors.DefaultSelector() as waiting:
+        waiting.register(fd, selectors.EVENT_READ)
+        for _ in range(waits):
+            if waiting.select(0.5):
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    break  # the process ended
+                out += chunk
+                if marker in out:
+                    return out.decode()
     raise AssertionError(f"no {marker!r} in the launcher's output:\n{out.decode(errors='replace')}")
 
 

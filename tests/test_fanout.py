@@ -10,17 +10,24 @@ import pytest
 from webapp.cli import main
 from webapp.engine import GameSize, MastermindError
 from webapp.engine.fanout import cluster
-from webapp.engine.improve import Improver
+from webapp.engine.improve import Improver, forget_worker_improvers
 from webapp.engine.optimal import OptimalSolver, encode_tree
 
 CLASSIC = GameSize(4, 6)
 
 
 @pytest.fixture(scope="module")
-def fan():
+def workers():
     with cluster(workers=2) as fanout:
         assert fanout.workers == 2
         yield fanout
+
+
+@pytest.fixture
+def fan(workers):
+    """The module's cluster, its workers knowing nothing from an earlier test."""
+    workers.client.run(forget_worker_improvers)
+    return workers
 
 
 @pytest.mark.parametrize("size", [GameSize(3, 5), CLASSIC, GameSize(4, 6, distinct_guesses=True)])

@@ -561,6 +561,12 @@ def worker_improver(size: GameSize, small: int, width: int, deep: int) -> Improv
     return improver
 
 
+def forget_worker_improvers() -> None:
+    """Drop this worker process's improvers and what earlier jobs taught them
+    (run on every worker: ``client.run(forget_worker_improvers)``)."""
+    worker_improver.cache_clear()
+
+
 def base_total(job: tuple[Any, ...]) -> tuple[int, list[tuple[str, int]]]:
     """The base policy's total of one position, and every base total the
     worker learned on the way (so the caller need not learn them again)."""
