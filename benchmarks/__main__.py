@@ -10,6 +10,7 @@
     python -m benchmarks --worker-memory  # one worker's RSS through the sweep of every size (see worker_memory.py)
     python -m benchmarks --sweep    # every size and route of the sweep test, timed (see sweep.py)
     python -m benchmarks --live     # 200 students following a live session on one worker (see live.py)
+    python -m benchmarks --puzzles  # the next puzzle among 100,000, SQLite and PostgreSQL (see puzzles.py)
     python -m benchmarks --subtrees 5x6   # an exact search's cost from measured subtrees (see subtrees.py)
     python -m benchmarks --peer /path/to/mmstrat   # whole process beside the C++ solver (see peer.py)
     python -m benchmarks --start-up # every tree of up to 5,040 codes, whole process (see startup.py)
@@ -124,6 +125,9 @@ def parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--students", type=int, default=200, help="students in the live run (200)")
     parser.add_argument(
+        "--puzzles", action="store_true", help="only the next-puzzle run: 100,000 puzzles, SQLite and PostgreSQL"
+    )
+    parser.add_argument(
         "--subtrees", metavar="PxC", help="only the estimate of an exact search of this board from its subtrees"
     )
     parser.add_argument("--budget", type=float, default=600.0, help="seconds of measuring for --subtrees (600)")
@@ -195,6 +199,11 @@ def run(args: argparse.Namespace, tiny: dict | None = None) -> None:
         from .live import main as live_main
 
         live_main(students=args.students, **tiny)
+        return
+    if args.puzzles:
+        from .puzzles import main as puzzles_main
+
+        puzzles_main(**tiny)
         return
     if args.fairness:
         from .fairness import main as fairness_main
@@ -281,6 +290,7 @@ def smoke_plan() -> list[tuple[list[str], dict]]:
                 "settings": {"LIVE_KEEPALIVE_SECONDS": 0.2},
             },
         ),
+        (["--puzzles"], {"count": 300, "answered": 3, "draws": 5}),
         (["--subtrees", "4x4", "--budget", "5"], {"whole": "3x4"}),
         (["--peer-jobs", "--only", "tree 4×6 knuth"], {"repeats": 1}),
         (["--start-up", "--only", SMOKE_TREE], {"repeats": 1}),

@@ -23,6 +23,8 @@ def pages(app, client):
             play_guess(won.id, Code.parse(guess, size))
         watch = store.games.watch_token(playing.id)
     challenge = client.post("/api/challenges", json={"secret": "1234"}).get_json()
+    puzzle = client.get("/api/puzzles/next").get_json()
+    missed = client.post(puzzle["answer_url"], json={"guess": puzzle["history"][0]["guess"]}).get_json()
     codemaker = client.post("/api/codemaker", json={}).get_json()
     return [
         "/",
@@ -42,6 +44,10 @@ def pages(app, client):
         "/replay/4x6/aot?g=1122.1344.3526&step=4",
         "/daily",
         "/me",
+        "/puzzles/" + puzzle["id"],
+        missed["url"].removeprefix("http://localhost"),
+        "/puzzles/streak",
+        "/puzzles/history",
         "/no-such-page",
     ]
 

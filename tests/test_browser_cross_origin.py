@@ -21,6 +21,7 @@ from werkzeug.wrappers import Request, Response
 
 from webapp import store
 from webapp.engine import Code, GameSize
+from webapp.web.puzzles import service as puzzles
 
 ATTACKER_TOKEN = "attackerattackerattacker"
 # A live session the visitor teaches and follows as a student (cookies of both).
@@ -73,6 +74,7 @@ def targets(app, live_server):
             lambda: LIVE_CODE, TEACHER_TOKEN, size, "knuth", "random", Code.parse("1234", size), 1e10
         )
         store.live.add_student(live.code, STUDENT_TOKEN, "", 1e10, 10)
+        puzzle = puzzles.next_for(None).id  # the set loaded as the visitor's own page would load it
     base = live_server.url
     forms = [
         ("/me/carry", {"token": ATTACKER_TOKEN, "replace": "1"}),
@@ -96,6 +98,8 @@ def targets(app, live_server):
         (f"/live/{LIVE_CODE}/vote", {"guess": "1122", "step": "0"}),
         (f"/live/{LIVE_CODE}/lock", {"locked": "1"}),
         (f"/live/{LIVE_CODE}/students/1/remove", {}),
+        (f"/puzzles/{puzzle}/answers", {"guess": "1122"}),
+        ("/puzzles/streak", {}),
         ("/api/games", {"pegs": "4"}),
     ]
     pages = {r.endpoint for r in app.url_map.iter_rules() if "POST" in r.methods and not r.rule.startswith("/api/")}

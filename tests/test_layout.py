@@ -31,6 +31,8 @@ VIEWS = {
     "webapp.web.live.pages",
     "webapp.web.live.api",
     "webapp.web.live.stream",
+    "webapp.web.puzzles.pages",
+    "webapp.web.puzzles.api",
     "webapp.web.solver.line",
     "webapp.web.solver.classroom",
     "webapp.web.solver.compare",

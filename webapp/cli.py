@@ -644,7 +644,68 @@ def build_parser() -> Parser:
     )
     bound_p.add_argument("--json", action="store_true", help="print JSON")
     bound_p.set_defaults(run=cmd_bound)
+    puzzles_p = sub.add_parser("puzzles", help="best-guess puzzles")
+    puzzles_sub = puzzles_p.add_subparsers(dest="action", required=True, parser_class=Parser)
+    generate_p = puzzles_sub.add_parser("generate", help="make a set of puzzles, every one checked exactly")
+    generate_p.add_argument("--count", type=int, default=2000, help="how many puzzles (default 2000)")
+    generate_p.add_argument("--seed", type=int, default=0, help="the first game's seed (default 0)")
+    generate_p.add_argument(
+        "--out",
+        default=str(Path(__file__).parent / "engine" / "data" / "puzzles.jsonl.gz"),
+        help="the set file (default: the set the app ships)",
+    )
+    generate_p.add_argument("--json", action="store_true", help="print JSON")
+    generate_p.set_defaults(run=cmd_puzzles)
     return parser
+
+
+def cmd_puzzles(args, out) -> None:
+    """Generate a set of best-guess puzzles, resumable: the puzzles made so
+    far are kept in ``<out>.partial`` (one per line) until the set is whole."""
+    from pathlib import Path
+
+    from .engine import puzzles
+
+    if args.count < 1:
+        raise UsageError("--count must be at least 1")
+    target = Path(args.out)
+    partial = target.with_name(target.name + ".partial")
+    made = puzzles.read_set(partial) if partial.exists() else []
+    seen = {p.key for p in made}
+    start = max((p.seed for p in made), default=args.seed - 1) + 1
+    progress = Progress("puzzles", "puzzles")
+    examined = {"examined": 0}
+
+    def heard(puzzle, _seed, _reason) -> None:
+        examined["examined"] += 1
+        progress(len(made), args.count, positions_examined=examined["examined"])
+
+    before = len(made)
+    started = time.perf_counter()
+    with partial.open("a", encoding="utf-8") as kept:
+        for puzzle in puzzles.generate(args.count - len(made), start, seen, progress=heard):
+            made.append(puzzle)
+            kept.write(json.dumps(puzzle.json(), sort_keys=True) + "\n")
+            kept.flush()
+    progress.close()
+    seconds = time.perf_counter() - started
+    puzzles.write_set(target, made)
+    partial.unlink()
+    summary = {
+        "puzzles": len(made),
+        "examined": examined["examined"],
+        "accepted": round((len(made) - before) / examined["examined"], 3) if examined["examined"] else None,
+        "seconds": round(seconds, 1),
+        "out": str(target),
+    }
+    if args.json:
+        json.dump(summary, out)
+        out.write("\n")
+    else:
+        rate = (
+            f"{summary['accepted']:.0%} of positions examined" if summary["accepted"] is not None else "none examined"
+        )
+        out.write(f"{len(made):,} puzzles in {target} (this run: {rate}, {seconds:.0f} s)\n")
 
 
 def keep_freed_memory() -> None:

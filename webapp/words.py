@@ -634,3 +634,22 @@ def student_label(student, names_shown: bool = True) -> str:
     if names_shown and student.nickname:
         return student.nickname
     return gettext("Student %(num)d", num=student.seat)
+
+
+# The themes of best-guess puzzles (``engine.puzzles.THEMES``), as players read them.
+THEME_TITLES = {
+    "not-a-candidate": lazy_gettext("Play a code that cannot be the secret"),
+    "candidate": lazy_gettext("The best guess could be the secret"),
+    "few-codes": lazy_gettext("Few codes left"),
+    "zero-reply": lazy_gettext("A zero reply"),
+    "repeat-colour": lazy_gettext("Repeat a colour"),
+    "brain-breaker": lazy_gettext("Brain Breaker"),
+    "super-mastermind": lazy_gettext("Super Mastermind"),
+    "bulls-and-cows": lazy_gettext("Bulls and Cows"),
+    "distinct": lazy_gettext("Distinct colours"),
+}
+
+
+def theme_title(theme: str) -> str:
+    """A puzzle theme's name in the page's language."""
+    return str(THEME_TITLES.get(theme, theme))

@@ -1,6 +1,7 @@
 """Every record the app keeps, and the only package that speaks SQL: games,
-players and their daily puzzles, challenges, codemaker games, background
-jobs and rate counters, one module each, on SQLAlchemy Core. It stores and
+players and their daily puzzles, best-guess puzzles, challenges, codemaker
+games, background jobs and rate counters, one module each, on SQLAlchemy
+Core. It stores and
 does not judge: whether a move is allowed is the engine's question
 (``engine.rules``), how a refusal is worded the web layer's.
 
@@ -10,7 +11,7 @@ web app enters one for every app context. The schema is kept by Alembic
 
 from __future__ import annotations
 
-from . import challenges, codemaker, counters, games, jobs, live, players, schema
+from . import challenges, codemaker, counters, games, jobs, live, players, puzzles, schema
 from .database import Database, connection, current, database, enter, leave, scope, transaction
 from .schema import upgrade
 
@@ -60,6 +61,7 @@ __all__ = [
     "live",
     "open_database",
     "players",
+    "puzzles",
     "scope",
     "transaction",
     "upgrade",

@@ -214,3 +214,65 @@ live_votes = sa.Table(
     sa.Column("guess", sa.Text, nullable=False),
     sa.Column("at", Seconds, nullable=False),
 )
+
+# Best-guess puzzles (the engine's ``puzzles`` module makes them; the app
+# ships a set and loads it into this table the first time it is needed).
+puzzles = sa.Table(
+    "puzzles",
+    metadata,
+    sa.Column("id", sa.Text, primary_key=True),
+    *size_columns(),
+    sa.Column("history", sa.Text, nullable=False),  # GUESS:BLACK,WHITE ...
+    sa.Column("codes", sa.Integer, nullable=False),  # codes still possible
+    sa.Column("total", sa.Integer, nullable=False),  # codes × V
+    sa.Column("best", sa.Text, nullable=False),  # the best guesses, one per symmetry, spaced
+    sa.Column("second", sa.Integer, nullable=False),  # codes × E of the next best, at least
+    sa.Column("themes", sa.Text, nullable=False),  # spaced
+    sa.Column("rating", sa.Float, nullable=False),
+    sa.Column("deviation", sa.Float, nullable=False),
+    sa.Column("plays", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("solves", sa.Integer, nullable=False, server_default="0"),
+    sa.Index("puzzles_by_rating", "rating"),
+)
+
+# A player's puzzle rating and streak (the anonymous player token, as games keep it).
+puzzle_players = sa.Table(
+    "puzzle_players",
+    metadata,
+    sa.Column("player", sa.Text, primary_key=True),
+    sa.Column("rating", sa.Float, nullable=False),
+    sa.Column("deviation", sa.Float, nullable=False),
+    # The streak under way: puzzles solved in a row, and the one asked now.
+    sa.Column("streak", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("streak_puzzle", sa.Text),
+    sa.Column("best_streak", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("touched_at", Seconds, nullable=False),
+)
+
+puzzle_answers = sa.Table(
+    "puzzle_answers",
+    metadata,
+    sa.Column("id", sa.Text, primary_key=True),
+    sa.Column("player", sa.Text, nullable=False),
+    sa.Column("puzzle", sa.Text, sa.ForeignKey("puzzles.id"), nullable=False),
+    sa.Column("guess", sa.Text, nullable=False),
+    sa.Column("total", sa.Integer, nullable=False),  # codes × E of the guess
+    sa.Column("solved", sa.Integer, nullable=False),
+    # How it was asked: rated, daily, streak or again (a missed one tried again).
+    sa.Column("mode", sa.Text, nullable=False),
+    # The player's rating before and after (equal when the answer was not rated).
+    sa.Column("rated", sa.Integer, nullable=False),
+    sa.Column("rating_before", sa.Float, nullable=False),
+    sa.Column("rating_after", sa.Float, nullable=False),
+    sa.Column("at", Seconds, nullable=False),
+    sa.Index("puzzle_answers_by_player", "player", "puzzle"),
+    sa.Index("puzzle_answers_by_time", "player", "at"),
+)
+
+# The daily puzzle of each day, fixed the first time the day's is asked for.
+puzzle_days = sa.Table(
+    "puzzle_days",
+    metadata,
+    sa.Column("day", sa.Integer, primary_key=True),
+    sa.Column("puzzle", sa.Text, sa.ForeignKey("puzzles.id"), nullable=False),
+)

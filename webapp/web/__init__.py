@@ -4,7 +4,8 @@ the rate limits, the error answers, what every template may use, and the
 list of blueprints.
 
 Imports run one way: views (``play``, ``api``, ``share``, ``challenges``,
-``codemaker``, ``apidocs``, ``theme``, ``daily``, ``live``, ``solver/*``) →
+``codemaker``, ``apidocs``, ``theme``, ``daily``, ``live``, ``puzzles``,
+``solver/*``) →
 the helpers, one concern each (``answers``, ``forms``, ``loaders``,
 ``names``, ``palette``, ``players``, ``positions``, ``refusals``,
 ``sharing``, ``wording``), ``links``, ``hints`` → ``store``, ``jobs`` →
@@ -32,6 +33,7 @@ from . import (
     live,
     palette,
     play,
+    puzzles,
     security,
     share,
     sharing,
@@ -60,6 +62,8 @@ BLUEPRINTS = (
     i18n.bp,
     live.bp,
     live.api,
+    puzzles.bp,
+    puzzles.api,
 )
 
 

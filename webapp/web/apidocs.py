@@ -124,6 +124,7 @@ PATH_PARAMETERS = {
     "key": "The challenge's private results key (from its results link).",
     "code": "The live session's join code (six characters).",
     "student": "A student's id in the live session (from the teacher's state).",
+    "puzzle_id": "The puzzle's id (twelve hexadecimal digits).",
 }
 # Path parameters that are not plain text.
 PATH_SCHEMAS = {"student": {"type": "integer", "minimum": 1}}
@@ -134,6 +135,7 @@ TAGS = [
     {"name": "daily", "description": "The daily puzzle, the same for everyone, and a player's statistics."},
     {"name": "solver", "description": "The algorithms at work: comparisons, optimal lines, one position explained."},
     {"name": "live", "description": "A live classroom: the teacher steps through a strategy's game, students vote."},
+    {"name": "puzzles", "description": "Best-guess puzzles: a position, the best next guess, rated."},
     {"name": "about", "description": "This description."},
 ]
 INFO = {

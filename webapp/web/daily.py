@@ -19,6 +19,7 @@ from .limits import creating
 from .links import external_url
 from .loaders import game_json
 from .players import PLAYER_TOKEN, browser_player, player_token, remember_player
+from .puzzles.service import dashboard as puzzle_dashboard
 from .schemas import Daily, DailyGame, Stats, StatsQuery
 from .stats import player_stats
 
@@ -123,7 +124,13 @@ def me():
     carry = external_url("daily.carry", token=player) if player else None
     previous = request.cookies.get(PREVIOUS_COOKIE, "")
     previous = previous if PLAYER_TOKEN.fullmatch(previous) and previous != player else None
-    return render_template("me.html", stats=stats, carry=carry, previous=held_by(previous) and previous)
+    return render_template(
+        "me.html",
+        stats=stats,
+        carry=carry,
+        previous=held_by(previous) and previous,
+        puzzles=puzzle_dashboard(player),
+    )
 
 
 @api.get("/me/stats")

@@ -42,6 +42,7 @@ from ..words import (
     strategy_reference,
     strategy_title,
     student_label,
+    theme_title,
     why_words,
 )
 from .players import keep_cookie
@@ -147,6 +148,7 @@ def init_app(app) -> None:
         strategy_description=strategy_description,
         strategy_reference=strategy_reference,
         strategy_title=strategy_title,
+        theme_title=theme_title,
         live_source_words=live_source_words,
         live_names_words=live_names_words,
         student_label=student_label,

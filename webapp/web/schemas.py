@@ -21,6 +21,7 @@ from pydantic.json_schema import JsonDict
 from ..engine import DEFAULT_STRATEGY, PRESETS, MastermindError
 from ..engine.codes import MAX_COLORS, MAX_GUESSES, MAX_PEGS, MIN_COLORS, MIN_GUESSES, MIN_PEGS
 from ..engine.lines import ADVERSARIES, BEST_CANDIDATE, GREEDY
+from ..engine.puzzles import THEMES
 from ..engine.review import RATINGS
 from ..settings import DEFAULTS, MAX_NAME, NO, PLAYER_TOKEN, YES, small_number
 
@@ -746,3 +747,57 @@ class EventStream(RootModel[str]):
     teacher, "votes" whenever the proposals or the students change (at most
     about once a second); "ended" when the session ends or the stream cannot
     go on; a comment every fifteen seconds. Send Last-Event-ID to resume."""
+
+
+# --- best-guess puzzles ----------------------------------------------------------------------------
+
+PuzzleTheme = Literal[THEMES]
+PuzzleId = Annotated[str, Field(pattern="^[0-9a-f]{12}$")]
+
+
+class PuzzleQuery(RequestModel):
+    player: PlayerToken = Field(
+        None, description="The player token: the puzzle comes near the player's rating, one not answered yet."
+    )
+
+
+class PuzzleAnswer(RequestModel):
+    guess: CodeText
+    player: PlayerToken = Field(
+        None, description="The player token an earlier answer gave you; left out, a new one is made."
+    )
+
+
+class Puzzle(SizeAnswer):
+    """A position and its question: what is the best next guess? Never its answer."""
+
+    id: PuzzleId
+    history: list[Reply] = Field(description="The guesses so far and their replies.")
+    codes: Annotated[int, Field(ge=1)] = Field(description="How many codes could still be the secret.")
+    themes: list[PuzzleTheme]
+    rating: int = Field(description="The puzzle's rating (Glicko-like, 1500 to start).")
+    url: Url = Field(description="The puzzle's page.")
+    answer_url: Url = Field(description="Where to POST an answer.")
+
+
+class DailyPuzzle(Puzzle):
+    """Today's puzzle (UTC), the same for everyone."""
+
+    day: Annotated[int, Field(ge=1)] = Field(description="The day's number (1 is 1 January 2026).")
+    date: Annotated[str, Field(json_schema_extra={"format": "date"})]
+
+
+class PuzzleVerdict(AnswerModel):
+    """How good the answer was, exactly: E of the guess against V, the optimum."""
+
+    puzzle: PuzzleId
+    guess: Code
+    solved: bool = Field(description="Whether the guess is one of the best (its E equals V).")
+    expected: float = Field(description="E of the guess: the expected number of guesses from here, it included.")
+    best_expected: float = Field(description="V: the least E of any guess here.")
+    best_guesses: list[Code] = Field(description="The best guesses, one for each way of playing them up to symmetry.")
+    rated: bool = Field(description="Whether this answer moved the ratings (only a player's first answer to it).")
+    rating_before: int
+    rating_after: int
+    player: str = Field(description="The player token: send it back to keep your rating.")
+    url: Url = Field(description="The verdict's page.")

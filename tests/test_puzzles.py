@@ -1,0 +1,302 @@
+"""Best-guess puzzles: the shipped set checked against a search of its own
+(every code tried as a guess, feedback worked out peg by peg as the rules
+define it), and the puzzle pages and API: answers measured exactly, ratings
+that move once, the daily puzzle, the streak and the history.
+
+``PUZZLE_CHECK=all`` re-examines every shipped puzzle with the engine's
+exact search (some minutes); by default a sample is."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+import re
+from functools import lru_cache
+
+import numpy as np
+import pytest
+
+from webapp import store
+from webapp.engine.codes import Code, GameSize
+from webapp.engine.puzzles import (
+    MARGIN,
+    MOST_BEST,
+    SHIPPED,
+    Puzzle,
+    candidates_of,
+    distinct_guesses,
+    examine,
+    read_set,
+)
+from webapp.engine.review import Values
+from webapp.engine.strategies import played_mask, pool_of
+from webapp.web import days
+
+pytestmark = pytest.mark.backends("sqlite", "postgresql")
+ORIGIN = {"Origin": "http://localhost"}
+
+
+@lru_cache(maxsize=1)
+def shipped() -> tuple[Puzzle, ...]:
+    return tuple(read_set(SHIPPED))
+
+
+# --- a search of the test's own ------------------------------------------------------------------
+
+
+def reply(guess: tuple[int, ...], secret: tuple[int, ...]) -> tuple[int, int]:
+    """Black and white pegs, as the rules define them."""
+    black = sum(g == s for g, s in zip(guess, secret))
+    common = sum(min(guess.count(c), secret.count(c)) for c in set(guess))
+    return black, common - black
+
+
+class Brute:
+    """V and E over every code as a guess, by exhaustive search with a memo."""
+
+    def __init__(self, size: GameSize):
+        self.size = size
+        self.guesses = [
+            g
+            for g in itertools.product(range(1, size.colors + 1), repeat=size.pegs)
+            if not size.distinct_guesses or len(set(g)) == size.pegs
+        ]
+        self.memo: dict[frozenset, int] = {}
+
+    def expected(self, guess: tuple[int, ...], codes: frozenset) -> int:
+        """n × E of ``guess``."""
+        classes: dict[tuple[int, int], list] = {}
+        for code in codes:
+            classes.setdefault(reply(guess, code), []).append(code)
+        if len(classes) == 1 and guess not in codes:
+            return len(codes) + self.value(codes)  # learns nothing
+        return len(codes) + sum(self.value(frozenset(c)) for r, c in classes.items() if r != (self.size.pegs, 0))
+
+    def value(self, codes: frozenset) -> int:
+        """n × V."""
+        if len(codes) == 1:
+            return 1
+        if codes not in self.memo:
+            self.memo[codes] = 1 << 30  # a guess that learns nothing is never the best
+            self.memo[codes] = min(self.expected(g, codes) for g in self.guesses)
+        return self.memo[codes]
+
+
+def tuples(size: GameSize, indices) -> frozenset:
+    return frozenset(tuple(Code.from_index(int(i), size).pegs) for i in indices)
+
+
+def small_sample(count: int, seed: int) -> list[Puzzle]:
+    fits = [p for p in shipped() if p.codes <= 6 and p.size.n_codes <= 1296]
+    return random.Random(seed).sample(fits, count)
+
+
+def test_the_shipped_set_is_large_and_varied():
+    made = shipped()
+    assert len(made) >= 2000
+    assert len({p.key for p in made}) == len(made)
+    themes = {t for p in made for t in p.themes}
+    assert {"not-a-candidate", "few-codes", "zero-reply", "repeat-colour", "brain-breaker", "bulls-and-cows"} <= themes
+    assert "super-mastermind" in themes
+    assert all(1 <= len(p.best) <= MOST_BEST for p in made)
+
+
+def test_shipped_puzzles_agree_with_a_search_of_their_own():
+    for puzzle in small_sample(6, seed=44):
+        size = puzzle.size
+        brute = Brute(size)
+        codes = tuples(size, candidates_of(size, puzzle.history))
+        n = len(codes)
+        assert n == puzzle.codes
+        totals = {g: brute.expected(g, codes) for g in brute.guesses}
+        value = min(totals.values())
+        assert value == puzzle.total
+        for best in puzzle.best:
+            assert totals[tuple(best.pegs)] == value
+        # One good move, the rest clearly worse.
+        assert all(t == value or t - value >= MARGIN * n - 1e-9 for t in totals.values())
+        # Every best guess is one of the puzzle's, up to the position's
+        # symmetries (renaming the colours never played, then the rest).
+        best_all = [Code(g).index(size) for g, t in totals.items() if t == value]
+        kept = np.intersect1d(best_all, pool_of(size, played_mask(size, puzzle.history)))
+        orbits = distinct_guesses(size, puzzle.history, kept.astype(np.int64))
+        assert len(orbits) == len(puzzle.best)
+
+
+def test_shipped_puzzles_are_what_the_exact_search_finds():
+    """Re-examined with the engine's exact search, each puzzle comes out the
+    same: value, best guesses, margin, themes and first rating."""
+    made = shipped()
+    check = os.environ.get("PUZZLE_CHECK", "")
+    chosen = list(made) if check == "all" else random.Random(45).sample(list(made), int(check or 12))
+    values: dict[GameSize, Values] = {}
+    for puzzle in chosen:
+        again = examine(puzzle.size, puzzle.history, values.setdefault(puzzle.size, Values(puzzle.size)))
+        assert (again.total, again.best, again.second, again.themes, again.rating) == (
+            puzzle.total,
+            puzzle.best,
+            puzzle.second,
+            puzzle.themes,
+            puzzle.rating,
+        )
+
+
+# --- pages and API -------------------------------------------------------------------------------
+
+
+def shown_puzzle(html: bytes) -> str:
+    return re.search(rb'action="/puzzles/([0-9a-f]{12})/answers"', html).group(1).decode()
+
+
+def a_poor_guess(puzzle) -> str:
+    """A guess that learns nothing: the first guess played again."""
+    return str(puzzle.history[0][0])
+
+
+def test_a_best_guess_solves_and_raises_the_rating(client, app):
+    page = client.get("/puzzles")
+    assert page.status_code == 200
+    pid = shown_puzzle(page.data)
+    with app.app_context():
+        puzzle = store.puzzles.get(pid)
+    for best in puzzle.best:  # the answer is nowhere in the page
+        assert f'data-guess="{best}"'.encode() not in page.data
+    answer = client.post(f"/puzzles/{pid}/answers", data={"guess": str(puzzle.best[0])}, headers=ORIGIN)
+    assert answer.status_code == 303
+    verdict = client.get(answer.headers["Location"])
+    assert "Solved" in verdict.text and "1500 → " in verdict.text
+    after = int(re.search(r"1500 → (\d+)", verdict.text).group(1))
+    assert after > 1500
+    with app.app_context():
+        assert store.puzzles.get(pid).rating.rating < puzzle.rating.rating  # the puzzle lost
+    # Answered again: shown as not rated, and nothing moves.
+    again = client.post(f"/puzzles/{pid}/answers", data={"guess": str(puzzle.best[0])}, headers=ORIGIN)
+    assert "Not rated" in client.get(again.headers["Location"]).text
+
+
+def test_a_poor_guess_misses_and_lowers_the_rating(client, app):
+    pid = shown_puzzle(client.get("/puzzles").data)
+    with app.app_context():
+        puzzle = store.puzzles.get(pid)
+    answer = client.post(f"/puzzles/{pid}/answers", data={"guess": a_poor_guess(puzzle)}, headers=ORIGIN)
+    text = client.get(answer.headers["Location"]).text
+    assert "Not the best" in text and "Try this one again" in text
+    assert int(re.search(r"1500 → (\d+)", text).group(1)) < 1500
+    assert str(puzzle.best[0]) in text  # now the answer is shown
+    history = client.get("/puzzles/history").text
+    assert f"/puzzles/{pid}" in history and "Try again" in history
+
+
+def test_the_api_answer_is_exact(client, app):
+    """E and V of an answer, recomputed by the test's own search."""
+    with app.app_context():
+        client.get("/api/puzzles/next")  # loads the set
+    for puzzle in small_sample(3, seed=46):
+        brute = Brute(puzzle.size)
+        codes = tuples(puzzle.size, candidates_of(puzzle.size, puzzle.history))
+        guess = random.Random(puzzle.key).choice(brute.guesses)
+        text = "".join(str(d % 10) for d in guess)
+        got = client.post(f"/api/puzzles/{puzzle.key}/answers", json={"guess": text}, headers=ORIGIN)
+        assert got.status_code == 200, got.json
+        body = got.json
+        assert body["expected"] == pytest.approx(brute.expected(guess, codes) / len(codes), abs=1e-12)
+        assert body["best_expected"] == pytest.approx(brute.value(codes) / len(codes), abs=1e-12)
+        assert body["solved"] == (brute.expected(guess, codes) == brute.value(codes))
+        assert body["rated"] and body["rating_before"] == 1500
+
+
+def test_the_api_never_shows_the_answer_and_skips_answered_puzzles(client):
+    first = client.get("/api/puzzles/next").json
+    assert set(first) == {
+        "id",
+        "pegs",
+        "colors",
+        "distinct",
+        "distinct_guesses",
+        "history",
+        "codes",
+        "themes",
+        "rating",
+        "url",
+        "answer_url",
+    }
+    answered = client.post(first["answer_url"], json={"guess": first["history"][0]["guess"]}, headers=ORIGIN).json
+    player = answered["player"]
+    assert answered["rated"] and not answered["solved"]
+    for _ in range(5):
+        assert client.get("/api/puzzles/next", query_string={"player": player}).json["id"] != first["id"]
+    assert client.get("/api/puzzles/000000000000").status_code == 404
+    assert client.get(f"/api/puzzles/{first['id']}").json["id"] == first["id"]
+
+
+def test_the_daily_puzzle_is_the_same_for_two_players(app):
+    one, two = app.test_client(), app.test_client()
+    a, b = one.get("/api/puzzles/daily").json, two.get("/api/puzzles/daily").json
+    assert a["id"] == b["id"] and a["day"] == days.today()
+    assert shown_puzzle(one.get("/puzzles/daily").data) == a["id"]
+
+
+def test_a_bad_answer_is_refused_and_records_nothing(client, app):
+    pid = shown_puzzle(client.get("/puzzles").data)
+    for bad in ["", "12", "99999", "abcd", "1" * 70]:
+        got = client.post(f"/puzzles/{pid}/answers", data={"guess": bad}, headers=ORIGIN)
+        assert got.status_code in (400, 422) and 'role="alert">' in got.text
+    api = client.post(f"/api/puzzles/{pid}/answers", json={"guess": "12"}, headers=ORIGIN)
+    assert api.status_code == 422 and api.json["error"]
+    with app.app_context():
+        assert store.puzzles.answers_of(client.get_cookie("player").value) == []
+
+
+def test_a_streak_counts_until_the_first_miss(client, app):
+    started = client.post("/puzzles/streak", headers=ORIGIN)
+    assert started.status_code == 303
+    for solved in (1, 2):
+        page = client.get("/puzzles/streak")
+        pid = shown_puzzle(page.data)
+        with app.app_context():
+            best = str(store.puzzles.get(pid).best[0])
+        answer = client.post(f"/puzzles/{pid}/answers", data={"guess": best, "mode": "streak"}, headers=ORIGIN)
+        assert f"Streak: {solved} solved in a row" in client.get(answer.headers["Location"]).text
+    pid = shown_puzzle(client.get("/puzzles/streak").data)
+    with app.app_context():
+        poor = a_poor_guess(store.puzzles.get(pid))
+    answer = client.post(f"/puzzles/{pid}/answers", data={"guess": poor, "mode": "streak"}, headers=ORIGIN)
+    text = client.get(answer.headers["Location"]).text
+    assert "The streak ends. Your best: 2." in text
+    with app.app_context():
+        assert store.puzzles.player(client.get_cookie("player").value).rating.rating == 1500  # streaks are not rated
+    dashboard = client.get("/me").text
+    assert "Puzzle rating" in dashboard and "Best streak" in dashboard
+
+
+def test_the_streak_mode_counts_only_for_the_streaks_puzzle(client, app):
+    pid = shown_puzzle(client.get("/puzzles").data)
+    with app.app_context():
+        best = str(store.puzzles.get(pid).best[0])
+    answer = client.post(f"/puzzles/{pid}/answers", data={"guess": best, "mode": "streak"}, headers=ORIGIN)
+    assert "1500 → " in client.get(answer.headers["Location"]).text  # rated: no streak was under way
+
+
+def test_htmx_gets_the_verdict_in_place(client, app):
+    pid = shown_puzzle(client.get("/puzzles").data)
+    with app.app_context():
+        best = str(store.puzzles.get(pid).best[0])
+    got = client.post(f"/puzzles/{pid}/answers", data={"guess": best}, headers={**ORIGIN, "HX-Request": "true"})
+    assert got.status_code == 200
+    assert got.text.lstrip().startswith("<title>") and 'id="puzzle"' in got.text and "<html" not in got.text
+    assert got.headers["HX-Push-Url"].startswith("/puzzles/answers/")
+
+
+@pytest.mark.parametrize("path", ["/puzzles/000000000000", "/puzzles/answers/nothing"])
+def test_unknown_puzzles_are_404(client, path):
+    assert client.get(path).status_code == 404
+
+
+def test_the_next_puzzle_is_near_the_players_rating(client, app):
+    """A player rated low gets easier puzzles than one rated high."""
+    with app.app_context():
+        client.get("/api/puzzles/next")
+        low = store.puzzles.near(1100, None)
+        high = store.puzzles.near(1800, None)
+        assert store.puzzles.get(low).rating.rating < store.puzzles.get(high).rating.rating

@@ -1,0 +1,299 @@
+"""Best-guess puzzles: the set (loaded from the file the app ships), each
+player's rating and streak, the answers they gave, and the puzzle of each
+day. How a rating moves is the caller's rule (``rate``); the store reads
+both ratings and writes the new ones in one transaction."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+
+from ..engine import Code, GameSize
+from ..engine.codes import History, format_history, parse_history
+from ..engine.puzzles import Puzzle
+from .database import connection, locked, transaction, upsert
+from .games import size_of, size_values
+from .tables import puzzle_answers, puzzle_days, puzzle_players, puzzles
+
+# Rows inserted per statement when a set is loaded.
+LOAD_BATCH = 500
+
+
+@dataclass(frozen=True)
+class Rating:
+    rating: float
+    deviation: float
+
+
+@dataclass(frozen=True)
+class StoredPuzzle:
+    id: str
+    size: GameSize
+    history: History
+    codes: int
+    total: int
+    best: tuple[Code, ...]
+    second: int
+    themes: tuple[str, ...]
+    rating: Rating
+    plays: int = 0
+    solves: int = 0
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    player: str
+    rating: Rating
+    streak: int = 0
+    streak_puzzle: str | None = None
+    best_streak: int = 0
+
+
+@dataclass(frozen=True)
+class Answer:
+    id: str
+    player: str
+    puzzle: str
+    guess: str
+    total: int
+    solved: bool
+    mode: str
+    rated: bool
+    rating_before: float
+    rating_after: float
+    at: float
+
+
+def _puzzle(row) -> StoredPuzzle:
+    size = size_of(row)
+    return StoredPuzzle(
+        row.id,
+        size,
+        tuple(parse_history(row.history, size)) if row.history else (),
+        row.codes,
+        row.total,
+        tuple(Code.parse(c, size) for c in row.best.split()),
+        row.second,
+        tuple(row.themes.split()),
+        Rating(row.rating, row.deviation),
+        row.plays,
+        row.solves,
+    )
+
+
+def _answer(row) -> Answer:
+    return Answer(
+        row.id,
+        row.player,
+        row.puzzle,
+        row.guess,
+        row.total,
+        bool(row.solved),
+        row.mode,
+        bool(row.rated),
+        row.rating_before,
+        row.rating_after,
+        row.at,
+    )
+
+
+def load(made: Iterable[Puzzle], deviation: float) -> int:
+    """Add the puzzles of a set the table does not hold yet (each at its
+    first rating and ``deviation``); how many were added."""
+    db = connection()
+    have = set(db.execute(sa.select(puzzles.c.id)).scalars())
+    rows = [
+        {
+            "id": p.key,
+            **size_values(p.size),
+            "history": format_history(p.history),
+            "codes": p.codes,
+            "total": p.total,
+            "best": " ".join(str(c) for c in p.best),
+            "second": p.second,
+            "themes": " ".join(p.themes),
+            "rating": float(p.rating),
+            "deviation": deviation,
+        }
+        for p in made
+        if p.key not in have
+    ]
+    with transaction() as db:
+        for start in range(0, len(rows), LOAD_BATCH):
+            db.execute(upsert(puzzles).on_conflict_do_nothing(index_elements=["id"]), rows[start : start + LOAD_BATCH])
+    return len(rows)
+
+
+def get(puzzle_id: str) -> StoredPuzzle | None:
+    row = connection().execute(sa.select(puzzles).where(puzzles.c.id == puzzle_id)).first()
+    return _puzzle(row) if row is not None else None
+
+
+def near(rating: float, player: str | None, skip: str | None = None, least: float | None = None) -> str | None:
+    """The id of the puzzle rated nearest above ``rating`` (else nearest
+    below) that ``player`` has not answered, other than ``skip``; with
+    ``least``, only puzzles rated at least that."""
+    answered = sa.exists().where(puzzle_answers.c.player == player, puzzle_answers.c.puzzle == puzzles.c.id)
+    base = sa.select(puzzles.c.id)
+    if player is not None:
+        base = base.where(~answered)
+    if skip is not None:
+        base = base.where(puzzles.c.id != skip)
+    db = connection()
+    above = db.execute(base.where(puzzles.c.rating >= rating).order_by(puzzles.c.rating).limit(1)).scalar()
+    if above is not None:
+        return above
+    below = base.where(puzzles.c.rating < rating)
+    if least is not None:
+        below = below.where(puzzles.c.rating >= least)
+    return db.execute(below.order_by(puzzles.c.rating.desc()).limit(1)).scalar()
+
+
+def player(token: str) -> PlayerRecord | None:
+    row = connection().execute(sa.select(puzzle_players).where(puzzle_players.c.player == token)).first()
+    if row is None:
+        return None
+    return PlayerRecord(row.player, Rating(row.rating, row.deviation), row.streak, row.streak_puzzle, row.best_streak)
+
+
+def answered(token: str, puzzle_id: str) -> bool:
+    query = sa.select(puzzle_answers.c.id).where(puzzle_answers.c.player == token, puzzle_answers.c.puzzle == puzzle_id)
+    return connection().execute(query.limit(1)).first() is not None
+
+
+Rate = Callable[[Rating, Rating, bool], tuple[Rating, Rating]]
+
+
+def record_answer(
+    token: str,
+    puzzle_id: str,
+    guess: str,
+    total: int,
+    solved: bool,
+    mode: str,
+    now: float,
+    start: Rating,
+    rate: Rate,
+    next_streak_puzzle: Callable[[int], str | None] | None = None,
+) -> Answer:
+    """Keep an answer. The first answer of ``token`` to this puzzle, unless
+    in a streak, is rated: ``rate(player's, puzzle's, solved)`` gives both new
+    ratings (a new player starts at ``start``). In a streak, a solved puzzle
+    adds one and asks ``next_streak_puzzle(streak)``; a miss ends it."""
+    with transaction() as db:
+        mine = db.execute(locked(sa.select(puzzle_players).where(puzzle_players.c.player == token))).first()
+        if mine is None:
+            db.execute(
+                puzzle_players.insert().values(
+                    player=token, rating=start.rating, deviation=start.deviation, touched_at=now
+                )
+            )
+            mine = db.execute(sa.select(puzzle_players).where(puzzle_players.c.player == token)).one()
+        row = db.execute(locked(sa.select(puzzles).where(puzzles.c.id == puzzle_id))).one()
+        seen = db.execute(
+            sa.select(puzzle_answers.c.id)
+            .where(puzzle_answers.c.player == token, puzzle_answers.c.puzzle == puzzle_id)
+            .limit(1)
+        ).first()
+        rated = seen is None and mode != "streak"
+        before = Rating(mine.rating, mine.deviation)
+        after = before
+        changes: dict = {"touched_at": now}
+        if rated:
+            after, puzzle_after = rate(before, Rating(row.rating, row.deviation), solved)
+            changes.update(rating=after.rating, deviation=after.deviation)
+            db.execute(
+                puzzles.update()
+                .where(puzzles.c.id == puzzle_id)
+                .values(
+                    rating=puzzle_after.rating,
+                    deviation=puzzle_after.deviation,
+                    plays=puzzles.c.plays + 1,
+                    solves=puzzles.c.solves + int(solved),
+                )
+            )
+        if mode == "streak":
+            if solved:
+                streak = mine.streak + 1
+                changes.update(
+                    streak=streak,
+                    best_streak=max(mine.best_streak, streak),
+                    streak_puzzle=next_streak_puzzle(streak) if next_streak_puzzle else None,
+                )
+            else:
+                changes.update(streak=0, streak_puzzle=None)
+        db.execute(puzzle_players.update().where(puzzle_players.c.player == token).values(**changes))
+        answer_id = secrets.token_urlsafe(9)
+        db.execute(
+            puzzle_answers.insert().values(
+                id=answer_id,
+                player=token,
+                puzzle=puzzle_id,
+                guess=guess,
+                total=total,
+                solved=int(solved),
+                mode=mode,
+                rated=int(rated),
+                rating_before=before.rating,
+                rating_after=after.rating,
+                at=now,
+            )
+        )
+    return Answer(answer_id, token, puzzle_id, guess, total, solved, mode, rated, before.rating, after.rating, now)
+
+
+def answer(answer_id: str) -> Answer | None:
+    row = connection().execute(sa.select(puzzle_answers).where(puzzle_answers.c.id == answer_id)).first()
+    return _answer(row) if row is not None else None
+
+
+def answers_of(token: str, limit: int = 200) -> list[tuple[Answer, StoredPuzzle]]:
+    """The player's answers, newest first, each with its puzzle."""
+    query = (
+        sa.select(puzzle_answers)
+        .where(puzzle_answers.c.player == token)
+        .order_by(puzzle_answers.c.at.desc())
+        .limit(limit)
+    )
+    rows = connection().execute(query).all()
+    found = {r.puzzle for r in rows}
+    held = {r.id: _puzzle(r) for r in connection().execute(sa.select(puzzles).where(puzzles.c.id.in_(found))).all()}
+    return [(_answer(r), held[r.puzzle]) for r in rows]
+
+
+def start_streak(token: str, first: str, now: float, start: Rating) -> None:
+    """Begin a streak at ``first`` (a streak under way is given up)."""
+    with transaction() as db:
+        db.execute(
+            upsert(puzzle_players)
+            .values(player=token, rating=start.rating, deviation=start.deviation, touched_at=now)
+            .on_conflict_do_nothing(index_elements=["player"])
+        )
+        db.execute(
+            puzzle_players.update()
+            .where(puzzle_players.c.player == token)
+            .values(streak=0, streak_puzzle=first, touched_at=now)
+        )
+
+
+def of_day(day: int, choose: Callable[[], str | None]) -> str | None:
+    """The puzzle of ``day``: the one fixed already, else ``choose()``'s,
+    fixed now (the first request of a day decides; all others read it)."""
+    db = connection()
+    found = db.execute(sa.select(puzzle_days.c.puzzle).where(puzzle_days.c.day == day)).scalar()
+    if found is not None:
+        return found
+    chosen = choose()
+    if chosen is None:
+        return None
+    db.execute(upsert(puzzle_days).values(day=day, puzzle=chosen).on_conflict_do_nothing(index_elements=["day"]))
+    return db.execute(sa.select(puzzle_days.c.puzzle).where(puzzle_days.c.day == day)).scalar()
+
+
+def ids_rated_between(low: float, high: float) -> list[str]:
+    """Every puzzle id rated from ``low`` to ``high``, in id order."""
+    query = sa.select(puzzles.c.id).where(puzzles.c.rating.between(low, high)).order_by(puzzles.c.id)
+    return list(connection().execute(query).scalars())

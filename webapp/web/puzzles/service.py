@@ -1,0 +1,290 @@
+"""The puzzles' rules, once for the pages and the JSON API: which puzzle
+comes next, today's puzzle, the streak, and what an answer is worth.
+
+Ratings are Weng and Lin's Bayesian approximation (openskill's
+Plackett-Luce model), which rates players and puzzles together as
+Glicko-2 does on lichess: each answer is a game between the player and the
+puzzle, won by the player when the guess is one of the best. A player's
+first answer to a puzzle moves both ratings once; answers in a streak and
+answers given again move neither."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from random import Random
+
+import numpy as np
+from flask import current_app
+from flask_babel import gettext
+from openskill.models import PlackettLuce
+
+from ... import store
+from ...engine import Code, MastermindError
+from ...engine.codes import Feedback
+from ...engine.position import partition_bars
+from ...engine.puzzles import SHIPPED, candidates_of, guess_total, read_set
+from ...engine.review import shared_values
+from ...engine.tables import feedback_table
+from ...words import error_words
+from .. import days
+
+Rating = store.puzzles.Rating
+StoredPuzzle = store.puzzles.StoredPuzzle
+
+# Every player and every puzzle starts at this rating; players this unsure
+# of it, puzzles (rated from the strategies' choices first) less.
+START = Rating(1500.0, 350.0)
+PUZZLE_DEVIATION = 200.0
+MODEL = PlackettLuce(mu=START.rating, sigma=START.deviation, beta=START.deviation / 2, tau=5.0)
+# The next puzzle is the one rated nearest above the player's rating moved
+# by up to this much either way (so that two in a row differ).
+SPREAD = 100.0
+# A streak starts at this rating and asks this much more for each puzzle solved.
+STREAK_START, STREAK_STEP = 1000.0, 60.0
+# The daily puzzle is drawn from the puzzles rated in this range.
+DAILY_RANGE = (1300.0, 1800.0)
+# The dashboard reads at most this many of a player's latest answers.
+DASHBOARD_ANSWERS = 1000
+# How an answer was asked for.
+MODES = ("rated", "daily", "streak", "again")
+
+
+class Refused(ValueError):
+    """An answer the rules refuse (a sentence, and the status to answer with)."""
+
+    def __init__(self, sentence: str, status: int = 422):
+        super().__init__(sentence)
+        self.status = status
+
+
+def loaded() -> None:
+    """Add the shipped set's puzzles the database lacks, once a process, the
+    first time a puzzle is needed (a release with more puzzles adds them;
+    those already there keep their ratings)."""
+    if current_app.extensions.get("puzzles-loaded"):
+        return
+    store.puzzles.load(read_set(Path(current_app.config.get("PUZZLES_FILE") or SHIPPED)), PUZZLE_DEVIATION)
+    current_app.extensions["puzzles-loaded"] = True
+
+
+def puzzle(puzzle_id: str) -> StoredPuzzle | None:
+    loaded()
+    return store.puzzles.get(puzzle_id)
+
+
+def rating_of(player: str | None) -> Rating:
+    record = store.puzzles.player(player) if player else None
+    return record.rating if record is not None else START
+
+
+def next_for(player: str | None, rng: Random | None = None) -> StoredPuzzle:
+    """A puzzle near the player's rating that they have not answered (any
+    puzzle near it once they have answered every one)."""
+    loaded()
+    rng = rng or Random()
+    pivot = rating_of(player).rating + rng.uniform(-SPREAD, SPREAD)
+    found = store.puzzles.near(pivot, player) or store.puzzles.near(pivot, None)
+    if found is None:
+        raise Refused(gettext("There are no puzzles yet."), 503)
+    got = store.puzzles.get(found)
+    assert got is not None
+    return got
+
+
+def daily(day: int | None = None) -> StoredPuzzle:
+    """The puzzle of ``day`` (today by default): the same for everyone."""
+    loaded()
+    number = day or days.today()
+
+    def choose() -> str | None:
+        ids = store.puzzles.ids_rated_between(*DAILY_RANGE) or store.puzzles.ids_rated_between(0, 1e9)
+        if not ids:
+            return None
+        digest = hashlib.sha256(f"puzzle day {number}".encode()).digest()
+        return ids[int.from_bytes(digest[:8], "big") % len(ids)]
+
+    found = store.puzzles.of_day(number, choose)
+    got = store.puzzles.get(found) if found else None
+    if got is None:
+        raise Refused(gettext("There are no puzzles yet."), 503)
+    return got
+
+
+def streak_target(solved: int) -> float:
+    return STREAK_START + STREAK_STEP * solved
+
+
+def start_streak(player: str) -> None:
+    loaded()
+    first = store.puzzles.near(streak_target(0), player) or store.puzzles.near(streak_target(0), None)
+    if first is None:
+        raise Refused(gettext("There are no puzzles yet."), 503)
+    store.puzzles.start_streak(player, first, time.time(), START)
+
+
+def streak_of(player: str | None) -> store.puzzles.PlayerRecord | None:
+    return store.puzzles.player(player) if player else None
+
+
+def rate(player: Rating, puzzle: Rating, solved: bool) -> tuple[Rating, Rating]:
+    """Both ratings after one game between the player and the puzzle."""
+    me = MODEL.rating(mu=player.rating, sigma=player.deviation)
+    it = MODEL.rating(mu=puzzle.rating, sigma=puzzle.deviation)
+    [[me_after], [it_after]] = MODEL.rate([[me], [it]], ranks=[0, 1] if solved else [1, 0])
+    return Rating(me_after.mu, me_after.sigma), Rating(it_after.mu, it_after.sigma)
+
+
+def read_guess(found: StoredPuzzle, text: str) -> Code:
+    try:
+        guess = Code.parse(text, found.size)
+    except MastermindError as exc:
+        raise Refused(error_words(exc)) from None
+    if not found.size.allows_guess(guess):
+        raise Refused(gettext("Every guess here uses %(pegs)d different digits.", pegs=found.size.pegs))
+    return guess
+
+
+def mode_of(found: StoredPuzzle, player: str, asked: str) -> str:
+    """How this answer counts: a streak's only for the streak's puzzle, the
+    day's only for today's."""
+    if asked == "streak":
+        record = store.puzzles.player(player)
+        return "streak" if record is not None and record.streak_puzzle == found.id else "rated"
+    if asked == "daily":
+        return "daily" if daily().id == found.id else "rated"
+    return "again" if asked == "again" else "rated"
+
+
+def answer(found: StoredPuzzle, player: str, text: str, asked: str = "rated") -> store.puzzles.Answer:
+    """Measure ``text`` as the answer to the puzzle exactly and keep it."""
+    guess = read_guess(found, text)
+    total = guess_total(found.size, found.history, guess, shared_values(found.size))
+    mode = mode_of(found, player, asked)
+
+    def next_streak(solved: int) -> str | None:
+        return store.puzzles.near(streak_target(solved), player, skip=found.id)
+
+    return store.puzzles.record_answer(
+        player, found.id, str(guess), total, total == found.total, mode, time.time(), START, rate, next_streak
+    )
+
+
+# --- what a verdict shows ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Split:
+    """How a guess splits the codes still possible."""
+
+    guess: Code
+    bars: list
+    groups: int  # replies that can happen, the winning one included
+    largest: int  # the largest class that is not won at once
+    candidate: bool
+    expected: float
+
+
+def split(found: StoredPuzzle, guess: Code, total: int) -> Split:
+    size = found.size
+    cands = candidates_of(size, found.history)
+    counts = feedback_table(size).class_counts(np.array([guess.index(size)]), cands)[0]
+    partition = {Feedback.decode(fb, size.pegs): int(c) for fb, c in enumerate(counts) if c}
+    solved = Feedback(size.pegs, 0)
+    return Split(
+        guess,
+        partition_bars(partition, size.pegs),
+        len(partition),
+        max((c for r, c in partition.items() if r != solved), default=0),
+        solved in partition,
+        total / found.codes,
+    )
+
+
+def why(found: StoredPuzzle, best: Split, mine: Split, solved: bool) -> str:
+    """One sentence saying why the best guess is best."""
+    n = found.codes
+    if solved:
+        return gettext(
+            "Your guess is one of the best: it splits the %(codes)d codes into %(groups)d groups, the largest of "
+            "%(largest)d.",
+            codes=n,
+            groups=mine.groups,
+            largest=mine.largest,
+        )
+    if mine.groups == 1 and not mine.candidate:
+        return gettext(
+            "Your guess cannot tell the %(codes)d codes apart: every one of them would give it the same reply.",
+            codes=n,
+        )
+    figures = {
+        "best": best.guess,
+        "codes": n,
+        "groups": best.groups,
+        "largest": best.largest,
+        "mine": mine.groups,
+        "my_largest": mine.largest,
+    }
+    if not best.candidate:
+        return gettext(
+            "%(best)s cannot be the secret, but it splits the %(codes)d codes into %(groups)d groups, the largest "
+            "of %(largest)d; yours makes %(mine)d, the largest of %(my_largest)d.",
+            **figures,
+        )
+    return gettext(
+        "%(best)s could be the secret and splits the %(codes)d codes into %(groups)d groups, the largest of "
+        "%(largest)d; yours makes %(mine)d, the largest of %(my_largest)d.",
+        **figures,
+    )
+
+
+def verdict(found: StoredPuzzle, given: store.puzzles.Answer) -> dict:
+    """What the verdict page and the API show of an answer."""
+    guess = Code.parse(given.guess, found.size)
+    mine = split(found, guess, given.total)
+    best_guess = guess if given.solved else found.best[0]
+    best = split(found, best_guess, found.total)
+    # Both charts show the same replies: those either guess can get.
+    shown = [i for i, (a, b) in enumerate(zip(mine.bars, best.bars)) if a["count"] or b["count"]]
+    mine = dataclasses.replace(mine, bars=[mine.bars[i] for i in shown])
+    best = dataclasses.replace(best, bars=[best.bars[i] for i in shown])
+    return {
+        "answer": given,
+        "guess": guess,
+        "solved": given.solved,
+        "expected": given.total / found.codes,
+        "best_expected": found.total / found.codes,
+        "mine": mine,
+        "best": best,
+        "why": why(found, best, mine, given.solved),
+        "change": round(given.rating_after) - round(given.rating_before),
+    }
+
+
+def dashboard(player: str | None) -> dict | None:
+    """A player's puzzle dashboard: the rating over time (after each rated
+    answer), and how often each theme was solved; None before any answer."""
+    if not player:
+        return None
+    answers = store.puzzles.answers_of(player, limit=DASHBOARD_ANSWERS)
+    if not answers:
+        return None
+    rated = [a.rating_after for a, _ in reversed(answers) if a.rated]
+    themes: dict[str, list[int]] = {}
+    for a, p in answers:
+        for theme in p.themes:
+            tally = themes.setdefault(theme, [0, 0])
+            tally[0] += 1
+            tally[1] += int(a.solved)
+    record = store.puzzles.player(player)
+    return {
+        "rating": round(rating_of(player).rating),
+        "answered": len(answers),
+        "solved": sum(1 for a, _ in answers if a.solved),
+        "points": [START.rating, *rated],
+        "themes": sorted(((t, n, s) for t, (n, s) in themes.items()), key=lambda x: (-x[1], x[0])),
+        "best_streak": record.best_streak if record is not None else 0,
+    }
