@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
+import subprocess
+import sys
 import tempfile
 import threading
 import uuid
@@ -34,7 +37,60 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "backends(*names): run each test on these databases")
 
 
+SMOKE_TEST = "tests/test_benchmarks.py::test_every_benchmark_mode_runs_at_a_tiny_size"
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+class SmokeRun:
+    """``python -m benchmarks --smoke`` in a process group of its own (it
+    starts servers), its output in a file."""
+
+    def __init__(self):
+        self.output = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115  (kept until the run is collected)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "benchmarks", "--smoke"],
+            cwd=ROOT,
+            stdout=self.output,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
+
+    def result(self, timeout: float) -> tuple[int, str]:
+        """Its exit status and output, once it ends."""
+        try:
+            status = self.process.wait(timeout)
+        finally:
+            self.stop()
+        self.output.seek(0)
+        return status, self.output.read()
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """The benchmarks' smoke run (half a minute, a process of its own)
+    starts now, beside the other tests on the second core, and its test
+    goes last to collect it."""
+    smoke = [item for item in items if item.nodeid == SMOKE_TEST]
+    if smoke and len(items) > 1:
+        items.remove(smoke[0])
+        items.append(smoke[0])
+        config.smoke_run = SmokeRun()
+
+
+@pytest.fixture
+def smoke_run(request):
+    """The smoke run started as the tests began, or one started now."""
+    return getattr(request.config, "smoke_run", None) or SmokeRun()
+
+
 def pytest_unconfigure(config):
+    if getattr(config, "smoke_run", None) is not None:  # the run stopped before its test
+        config.smoke_run.stop()
     shutil.rmtree(getattr(config, "table_cache", ""), ignore_errors=True)
 
 

@@ -1,14 +1,13 @@
 """Every benchmark mode still runs: ``python -m benchmarks --smoke`` runs each
 once at a tiny size (gunicorn, nginx, PostgreSQL and Redis included, which it
 starts itself from Debian's packages, as the modes do), so none rots unseen
-between the runs that measure. Nothing here compares a time with a number:
+between the runs that measure. conftest.py starts it as the test run begins,
+beside the other tests, and this test, run last, collects it. Nothing here compares a time with a number:
 at these sizes the times printed measure nothing."""
 
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,17 +34,9 @@ PRINTED = {
 }
 
 
-def test_every_benchmark_mode_runs_at_a_tiny_size():
-    result = subprocess.run(
-        [sys.executable, "-m", "benchmarks", "--smoke"],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        timeout=600,  # a bound for a run gone wrong only
-    )
-    output = result.stdout
-    assert result.returncode == 0, output[-6000:]
+def test_every_benchmark_mode_runs_at_a_tiny_size(smoke_run):
+    status, output = smoke_run.result(timeout=600)  # a bound for a run gone wrong only
+    assert status == 0, output[-6000:]
     headers = re.findall(r"^== smoke (\d+)/(\d+): ", output, re.MULTILINE)
     ran = re.findall(r"^-- ran: ", output, re.MULTILINE)
     assert headers and len(ran) == len(headers) == int(headers[0][1]), output[-6000:]

@@ -122,8 +122,9 @@ def load(made: Iterable[Puzzle], deviation: float) -> int:
         if p.key not in have
     ]
     with transaction() as db:
-        for start in range(0, len(rows), LOAD_BATCH):
-            db.execute(upsert(puzzles).on_conflict_do_nothing(index_elements=["id"]), rows[start : start + LOAD_BATCH])
+        for start in range(0, len(rows), LOAD_BATCH):  # one statement of many rows: one round trip each
+            batch = rows[start : start + LOAD_BATCH]
+            db.execute(upsert(puzzles).values(batch).on_conflict_do_nothing(index_elements=["id"]))
     return len(rows)
 
 

@@ -14,6 +14,7 @@ import dataclasses
 import hashlib
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from random import Random
 
@@ -67,8 +68,14 @@ def loaded() -> None:
     those already there keep their ratings)."""
     if current_app.extensions.get("puzzles-loaded"):
         return
-    store.puzzles.load(read_set(Path(current_app.config.get("PUZZLES_FILE") or SHIPPED)), PUZZLE_DEVIATION)
+    store.puzzles.load(puzzle_set(str(current_app.config.get("PUZZLES_FILE") or SHIPPED)), PUZZLE_DEVIATION)
     current_app.extensions["puzzles-loaded"] = True
+
+
+@lru_cache(maxsize=2)
+def puzzle_set(path: str) -> tuple:
+    """The puzzles of a set file, read once a process."""
+    return tuple(read_set(Path(path)))
 
 
 def puzzle(puzzle_id: str) -> StoredPuzzle | None:
