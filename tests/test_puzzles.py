@@ -32,6 +32,7 @@ from webapp.engine.puzzles import (
 from webapp.engine.review import Values
 from webapp.engine.strategies import played_mask, pool_of
 from webapp.web import days
+from webapp.web.loaders import play_guess
 
 # The tests whose store work differs most between the two (locks, upserts,
 # the query that skips answered puzzles) run on both.
@@ -306,3 +307,27 @@ def test_the_next_puzzle_is_near_the_players_rating(client, app):
         low = store.puzzles.near(1100, None)
         high = store.puzzles.near(1800, None)
         assert store.puzzles.get(low).rating.rating < store.puzzles.get(high).rating.rating
+
+
+def test_puzzles_come_from_games_played_here(app, tmp_path):
+    """A finished game whose position is a puzzle gives that puzzle, found
+    again by the command (the app's own set left empty)."""
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    app.config["PUZZLES_FILE"] = str(empty)
+    known = next(p for p in shipped() if p.size == GameSize(4, 6) and p.codes >= 5)
+    size = known.size
+    secret = Code.from_index(int(candidates_of(size, known.history)[-1]), size)
+    with app.app_context():
+        game = store.games.create_game(size, 10, secret)
+        for guess, _ in known.history:
+            play_guess(game.id, guess)
+        play_guess(game.id, secret)
+    out = app.test_cli_runner().invoke(args=["puzzles-from-games"]).output
+    added = int(re.search(r"added (\d+) puzzles", out).group(1))
+    assert added >= 1
+    with app.app_context():
+        found = store.puzzles.get(known.key)
+        assert (found.total, found.best, found.themes) == (known.total, known.best, known.themes)
+    again = app.test_cli_runner().invoke(args=["puzzles-from-games"]).output
+    assert "added 0 puzzles" in again  # kept once

@@ -370,6 +370,20 @@ def positions(size: GameSize, source: str, rng: np.random.Generator, most_codes:
             yield tuple(history)
 
 
+def played_positions(size: GameSize, history: History) -> Iterator[History]:
+    """The positions of a game played (its guesses and replies) that a board
+    of :data:`BOARDS` makes puzzles of: none on other sizes."""
+    board = next((b for b in BOARDS if b.size == size), None)
+    if board is None:
+        return
+    for k in range(1, len(history) + 1):
+        before = tuple(history[:k])
+        if before[-1][1].black == size.pegs:
+            return
+        if FEWEST_CODES <= candidates_of(size, before).shape[0] <= board.most_codes:
+            yield before
+
+
 def generate(
     count: int,
     start_seed: int = 0,

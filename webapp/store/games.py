@@ -251,3 +251,20 @@ def expire_abandoned(cutoff: float) -> int:
                 db.execute(table.delete().where(table.c.game_id.in_(chunk)))
             db.execute(games.delete().where(games.c.id.in_(chunk)))
     return len(ids)
+
+
+def finished_lines(limit: int) -> list[tuple[GameSize, list[tuple[Code, Feedback]]]]:
+    """The guesses and replies of the newest ``limit`` finished games."""
+    db = connection()
+    rows = db.execute(
+        sa.select(games).where(games.c.status != PLAYING).order_by(games.c.created_at.desc()).limit(limit)
+    ).all()
+    moves: dict[str, list[tuple[Code, Feedback]]] = {row.id: [] for row in rows}
+    sizes = {row.id: size_of(row) for row in rows}
+    if moves:
+        for move in db.execute(
+            sa.select(guesses).where(guesses.c.game_id.in_(list(moves))).order_by(guesses.c.game_id, guesses.c.move)
+        ):
+            size = sizes[move.game_id]
+            moves[move.game_id].append((Code.parse(move.guess, size), Feedback(move.black, move.white)))
+    return [(sizes[row.id], moves[row.id]) for row in rows]

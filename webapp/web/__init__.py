@@ -16,6 +16,8 @@ from __future__ import annotations
 import time
 from urllib.parse import urlencode
 
+import click
+
 from .. import jobs
 from ..settings import BOARDS_BY_KEY
 from . import (
@@ -104,6 +106,15 @@ def init_app(app) -> None:
     app.after_request(answers.vary_on_htmx)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
+
+    @app.cli.command("puzzles-from-games")
+    @click.option("--games", default=1000, show_default=True, help="How many of the newest finished games.")
+    def puzzles_from_games(games):
+        """Add the puzzles found in games played here: each position of the
+        newest finished games on a puzzle board, examined exactly."""
+        with app.app_context():
+            examined, added = puzzles.service.from_games(games)
+        print(f"examined {examined} positions of finished games; added {added} puzzles")
 
     @app.cli.command("expire-games")
     def expire_games():

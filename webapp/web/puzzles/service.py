@@ -27,8 +27,17 @@ from ... import store
 from ...engine import Code, MastermindError
 from ...engine.codes import Feedback
 from ...engine.position import partition_bars
-from ...engine.puzzles import SHIPPED, candidates_of, guess_total, read_set
-from ...engine.review import shared_values
+from ...engine.puzzles import (
+    SHIPPED,
+    Rejected,
+    candidates_of,
+    examine,
+    guess_total,
+    played_positions,
+    puzzle_key,
+    read_set,
+)
+from ...engine.review import Values, shared_values
 from ...engine.tables import feedback_table
 from ...words import error_words
 from .. import days
@@ -76,6 +85,25 @@ def loaded() -> None:
 def puzzle_set(path: str) -> tuple:
     """The puzzles of a set file, read once a process."""
     return tuple(read_set(Path(path)))
+
+
+def from_games(limit: int) -> tuple[int, int]:
+    """Puzzles from the positions of the newest ``limit`` finished games
+    played here (those on the puzzle boards that are puzzles, not already
+    kept): (positions examined, puzzles added)."""
+    loaded()
+    examined, made = 0, []
+    values: dict = {}
+    for size, line in store.games.finished_lines(limit):
+        for before in played_positions(size, tuple(line)):
+            if store.puzzles.get(puzzle_key(size, before)) is not None:
+                continue
+            examined += 1
+            try:
+                made.append(examine(size, before, values.setdefault(size, Values(size)), "played"))
+            except Rejected:
+                continue
+    return examined, store.puzzles.load(made, PUZZLE_DEVIATION)
 
 
 def puzzle(puzzle_id: str) -> StoredPuzzle | None:
