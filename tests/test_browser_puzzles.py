@@ -78,7 +78,7 @@ def test_three_puzzles_in_german_on_a_phone_without_javascript(browser, live_ser
 
     # Today's puzzle.
     page.goto(live_server.url + "/puzzles/daily")
-    expect(page.locator("h1")).to_contain_text(german(app, "Today's puzzle"))
+    expect(page.locator("h1")).to_contain_text(german(app, "Puzzle of the day"))
     daily = shown(page)
     with app.app_context():
         best = str(store.puzzles.get(daily).best[0])
