@@ -35,7 +35,7 @@ from .codes import JSON, Array, Code, Feedback, GameSize, History, code_digits, 
 from .review import SMALL_EXACT_PAIRS, Values
 from .search_kernels import child_group, orbit_minima
 from .strategies import PRESETS, Budget, TooSlow, choose, colors_mask, played_mask, pool_of
-from .tables import consistent, feedback_table
+from .tables import candidates, consistent, feedback_table
 
 # At most this many best guesses, up to the position's symmetries.
 MOST_BEST = 3
@@ -200,37 +200,10 @@ def distinct_guesses(size: GameSize, history: History, guesses: Array) -> Array:
     return orbit_minima(np.sort(guesses).astype(np.int64), group, digits, played, size.colors, size.n_codes)
 
 
-def guess_totals(
-    size: GameSize, history: History, values: Values, bound: int | None = None, work: Budget | None = None
-) -> tuple[int, dict[int, int]]:
-    """(n × V, {guess: n × E}) for one guess of each way of splitting the
-    codes of the position (:func:`pool_of`'s guesses, one per orbit of the
-    position's symmetries); a total at or above n × V + ``bound`` means "at
-    least that much"."""
-    work = Budget(WORK_PAIRS) if work is None else work
-    cands = candidates_of(size, history)
-    n = int(cands.shape[0])
-    played = played_mask(size, history)
-    depth = len(history) + 1
-    group = values.group(history)
-    total, _ = values.best(cands, played, depth, group, work)
-    pool = distinct_guesses(size, history, pool_of(size, played))
-    rows = np.ascontiguousarray(feedback_table(size).rows(pool, cands), dtype=np.int8)
-    _, first = np.unique(rows.view(np.dtype((np.void, n))).ravel(), return_index=True)
-    limit = total + (bound if bound is not None else 1 << 40)
-    out: dict[int, int] = {}
-    for index in sorted(first):
-        guess = int(pool[index])
-        out[guess] = int(values.of_guess(guess, cands, played, depth, group, bound=limit, work=work))
-    return total, out
-
-
 def candidates_of(size: GameSize, history: History) -> Array:
-    """The codes still possible after ``history``."""
-    cands = secret_indices(size)
-    for guess, reply in history:
-        cands = consistent(size, cands, guess, reply)
-    return cands.astype(np.int64)
+    """The codes still possible after ``history`` (:func:`candidates`), as
+    the 64-bit indices the search takes."""
+    return candidates(size, history).astype(np.int64)
 
 
 def guess_total(size: GameSize, history: History, guess: Code, values: Values) -> int:
@@ -244,18 +217,28 @@ def guess_total(size: GameSize, history: History, guess: Code, values: Values) -
     )
 
 
-def best_of(size: GameSize, history: History, values: Values) -> tuple[int, list[int], int]:
-    """(n × V, the best guesses, one per orbit, n × E of the next best or more)."""
+def best_of(size: GameSize, history: History, values: Values, work: Budget | None = None) -> tuple[int, list[int], int]:
+    """(n × V, the best guesses, n × E of the next best or more). Guesses
+    are :func:`pool_of`'s, one per orbit of the position's symmetries; those
+    that split the codes alike are scored once, each cut off at
+    n × V + :func:`margin_total` (past it, "at least that much")."""
+    work = Budget(WORK_PAIRS) if work is None else work
     cands = candidates_of(size, history)
     n = int(cands.shape[0])
-    total, totals = guess_totals(size, history, values, bound=margin_total(n))
     played = played_mask(size, history)
+    depth = len(history) + 1
+    group = values.group(history)
+    total, _ = values.best(cands, played, depth, group, work)
     pool = distinct_guesses(size, history, pool_of(size, played))
     rows = np.ascontiguousarray(feedback_table(size).rows(pool, cands), dtype=np.int8)
     keys = [k.tobytes() for k in rows.view(np.dtype((np.void, n))).ravel()]
-    by_row = {keys[int(np.flatnonzero(pool == g)[0])]: t for g, t in totals.items()}
+    limit = total + margin_total(n)
+    by_row: dict[bytes, int] = {}
+    for guess, key in zip(pool, keys):
+        if key not in by_row:
+            by_row[key] = int(values.of_guess(int(guess), cands, played, depth, group, bound=limit, work=work))
     best = [int(g) for g, key in zip(pool, keys) if by_row[key] == total]
-    second = min((t for t in totals.values() if t != total), default=1 << 40)
+    second = min((t for t in by_row.values() if t != total), default=1 << 40)
     return total, best, second
 
 
