@@ -11,7 +11,7 @@ from webapp.cli import main
 from webapp.engine import GameSize, MastermindError
 from webapp.engine.fanout import cluster
 from webapp.engine.improve import Improver, forget_worker_improvers
-from webapp.engine.optimal import OptimalSolver, encode_tree
+from webapp.engine.optimal import OptimalSolver, classes_of, encode_tree
 
 CLASSIC = GameSize(4, 6)
 
@@ -35,8 +35,11 @@ def test_an_optimal_search_on_the_cluster_is_the_one_process_search(fan, size):
     alone = OptimalSolver(size)
     fanned = OptimalSolver(size)
     assert fanned.total(fanout=fan) == alone.total()
-    assert encode_tree(fanned) == encode_tree(alone)
-    assert fanned.stats[0] > 0  # the workers' nodes are counted here
+    searched = int(fanned.stats[0])
+    assert searched > 0  # the workers' nodes are counted here
+    # The tree too comes from the workers, a class of the first guess each.
+    assert fanned.tree_guesses(fan) == encode_tree(alone)
+    assert int(fanned.stats[0]) > searched
 
 
 @pytest.mark.parametrize("small, width, deep", [(8, 3, 0), (4, 2, 60)])
@@ -81,8 +84,20 @@ def test_a_fanned_search_resumes_from_its_checkpoint(fan, tmp_path):
     assert resumed.total(fanout=fan, checkpoint=path) == whole
     single = OptimalSolver(CLASSIC)
     single.total()
-    assert encode_tree(resumed) == encode_tree(single)
+    tree = encode_tree(single)
+    assert resumed.tree_guesses(fan, path) == tree
     assert len(path.read_text().splitlines()) >= len(lines)  # what was missing is learned again
+    # Each class's subtree is kept as it comes: a run stopped while building
+    # the tree keeps the subtrees it had, and the same tree comes out.
+    lines = path.read_text().splitlines()
+    subtrees = [line for line in lines if line.startswith("g ")]
+    assert len(subtrees) == len(classes_of(single.matrix, single.secrets, tree[0], CLASSIC.solved))
+    path.write_text("\n".join(lines[: lines.index(subtrees[len(subtrees) // 2])]) + "\n")
+    again = OptimalSolver(CLASSIC)
+    again.total(fanout=fan, checkpoint=path)
+    built = []
+    assert again.tree_guesses(fan, path, report=lambda done, classes: built.append((done, classes))) == tree
+    assert built[0] == (len(subtrees) // 2, len(subtrees)) and built[-1] == (len(subtrees), len(subtrees))
     with pytest.raises(MastermindError, match="other settings"):
         OptimalSolver(CLASSIC, max_guesses=5).total(fanout=fan, checkpoint=path)
 
@@ -90,11 +105,16 @@ def test_a_fanned_search_resumes_from_its_checkpoint(fan, tmp_path):
 def test_the_commands_fan_out_on_a_local_cluster(tmp_path):
     out = io.StringIO()
     args = ["optimal", "--pegs", "3", "--colors", "4", "--search", "--json"]
-    assert main([*args, "--workers", "2", "--checkpoint", str(tmp_path / "c.txt")], out) == 0
+    fanned_args = [*args, "--workers", "2", "--checkpoint", str(tmp_path / "c.txt"), "--data", str(tmp_path / "t.json")]
+    assert main(fanned_args, out) == 0
     (fanned,) = json.loads(out.getvalue())
+    document = json.loads((tmp_path / "t.json").read_text())
+    single = OptimalSolver(GameSize(3, 4))
+    assert document["total"] == fanned["total"] == single.total()
+    assert document["guesses"] == encode_tree(single)
     out = io.StringIO()
     assert main(args, out) == 0
-    assert fanned["total"] == json.loads(out.getvalue())[0]["total"] == OptimalSolver(GameSize(3, 4)).total()
+    assert json.loads(out.getvalue())[0]["total"] == fanned["total"]
     assert main(["improve", "--pegs", "3", "--colors", "4", "--workers", "-1"]) == 2
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from webapp.engine import Code, GameSize, SizeError
 from webapp.engine.codes import guess_indices, secret_indices
-from webapp.engine.optimal import OptimalSolver
+from webapp.engine.optimal import DATA, OptimalSolver, data_name
 from webapp.engine.tables import feedback_table
 from webapp.words import error_words
 
@@ -127,6 +127,75 @@ def test_shipped_trees_replay_to_their_totals(name, size, limit):
     assert result.total == document["total"]
     if limit:
         assert result.max <= limit
+
+
+def own_feedback(secret: tuple[int, ...], guess: tuple[int, ...]) -> tuple[int, int]:
+    """(black, white), peg by peg and colour by colour, without the engine."""
+    black = sum(s == g for s, g in zip(secret, guess))
+    common = sum(min(secret.count(c), guess.count(c)) for c in set(guess))
+    return black, common - black
+
+
+def own_replay(document: dict) -> list[int]:
+    """The guesses a shipped tree takes for each secret, replayed from the
+    file's own description: codes by index in ascending order, the guesses of
+    nodes of three or more codes in preorder, children by ascending (black,
+    white), a node of one or two codes guessing its first."""
+    import itertools
+
+    pegs, colors = document["pegs"], document["colors"]
+    codes = list(itertools.product(range(colors), repeat=pegs))
+    secrets = [i for i, code in enumerate(codes) if not document["distinct"] or len(set(code)) == pegs]
+    stream, depths = iter(document["guesses"]), {}
+
+    def visit(cands: list[int], depth: int) -> None:
+        assert depth <= 12  # a guess that learns nothing would never end
+        if len(cands) <= 2:
+            for extra, code in enumerate(cands):
+                depths[code] = depth + extra
+            return
+        guess = codes[next(stream)]
+        classes: dict[tuple[int, int], list[int]] = {}
+        for code in cands:
+            classes.setdefault(own_feedback(codes[code], guess), []).append(code)
+        for reply in sorted(classes):
+            if reply == (pegs, 0):
+                depths[classes[reply][0]] = depth
+            else:
+                visit(classes[reply], depth + 1)
+
+    visit(secrets, 1)
+    assert next(stream, None) is None  # every stored guess is some node's
+    assert sorted(depths) == secrets
+    return list(depths.values())
+
+
+@pytest.mark.parametrize("name", sorted(path.name for path in DATA.glob("optimal-*.json")))
+def test_shipped_trees_replay_with_a_feedback_of_their_own(name):
+    """Every shipped tree, replayed over every secret without the engine:
+    its stated total, and its limit when it has one."""
+    import json
+
+    document = json.loads((DATA / name).read_text())
+    depths = own_replay(document)
+    assert sum(depths) == document["total"]
+    if document["max_guesses"]:
+        assert max(depths) <= document["max_guesses"]
+
+
+def test_the_5x6_optimum_is_below_the_best_heuristic_tree():
+    """The shipped 5 × 6 optimum (7,776 secrets) beats the entropy tree, the
+    best of the published heuristics, and every tree the engine's strategies
+    make; its worst case is its document's."""
+    import json
+
+    from webapp.engine import analyse
+
+    size = GameSize(5, 6)
+    document = json.loads((DATA / data_name(size)).read_text())
+    optimum = analyse("optimal", size)
+    assert optimum.total == document["total"] == sum(own_replay(document))
+    assert optimum.total < analyse("entropy", size).total
 
 
 def test_optimal_preset_off_the_shipped_tree():

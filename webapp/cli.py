@@ -276,7 +276,7 @@ def cluster_arguments(parser, default: str) -> None:
 def cmd_optimal(args, out) -> None:
     from .engine import Strategy, analyse
     from .engine.codes import MAX_GUESSES, MIN_GUESSES
-    from .engine.optimal import STATS, OptimalSolver, searchable, shipped, tree_document
+    from .engine.optimal import STATS, OptimalSolver, decode_tree, searchable, shipped, tree_chooser, tree_document
     from .engine.tree import check_analysable
 
     size = size_from(args)
@@ -294,14 +294,21 @@ def cmd_optimal(args, out) -> None:
     started = time.perf_counter()
     # This process's threads by default (one machine shares one table); a
     # Dask cluster with --scheduler or --workers, or to keep a --checkpoint.
+    checkpoint = Path(args.checkpoint) if args.checkpoint else None
+    guesses = None
     with fanout_of(args, default_workers=(os.cpu_count() or 1) if args.checkpoint else 0) as fanout:
         total = solver.total(
             progress=lambda stats, _seconds: progress(int(stats[0]), None, guesses_expanded=int(stats[2])),
             fanout=fanout,
-            checkpoint=Path(args.checkpoint) if args.checkpoint else None,
+            checkpoint=checkpoint,
         )
+        progress.close()
+        if fanout is not None and total is not None:
+            # The tree too is built on the cluster, a class of the first guess per job.
+            building = Progress("building the tree", "classes")
+            guesses = solver.tree_guesses(fanout, checkpoint, report=lambda done, classes: building(done, classes))
+            building.close()
     seconds = time.perf_counter() - started
-    progress.close()
     name = (
         "optimal"
         + (f" (max {args.max_guesses})" if args.max_guesses else "")
@@ -331,12 +338,11 @@ def cmd_optimal(args, out) -> None:
                 f"{args.max_guesses} guesses{' using candidates only' if args.candidates_only else ''}.\n"
             )
         return
-    strategy = Strategy(
-        name,
-        "Exact optimum.",
-        "this project",
-        chooser=lambda _size, cands, played, depth: solver.choose(cands, played, depth),
-    )
+    if guesses is None:
+        chooser = lambda _size, cands, played, depth: solver.choose(cands, played, depth)  # noqa: E731
+    else:
+        chooser = tree_chooser(decode_tree(size, guesses))
+    strategy = Strategy(name, "Exact optimum.", "this project", chooser=chooser)
     result = analyse(strategy, size, table=solver.table)
     summary = result.summary()
     summary["seconds"] = round(seconds, 4)
@@ -349,7 +355,7 @@ def cmd_optimal(args, out) -> None:
             json.dump(result.export(), fh)
     if args.data:
         with open(args.data, "w") as fh:
-            json.dump(tree_document(solver, total), fh, separators=(",", ":"))
+            json.dump(tree_document(solver, total, guesses, args.checkpoint), fh, separators=(",", ":"))
             fh.write("\n")
     write_summary(
         out,

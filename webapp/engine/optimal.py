@@ -59,8 +59,9 @@ STATS = ("nodes", "guesses scored", "guesses expanded", "table hits", "closed-fo
 # A search given no bound on the positions it visits.
 NO_WORK_LIMIT = 2**62
 # The search keeps the whole feedback matrix (one byte per pair of codes) and
-# scores every guess the rules allow. It takes boards of up to this many codes,
-MAX_OPTIMAL_CODES = 4096
+# scores every guess the rules allow. It takes boards of up to this many codes
+# (5 x 6: a matrix of 60 MB, which the feedback table keeps anyway),
+MAX_OPTIMAL_CODES = 7776
 # and boards whose guesses use different colours (Bulls and Cows: 5,040
 # guesses) of up to this many guesses and this many codes (4 pegs, 10 colours).
 MAX_OPTIMAL_GUESSES = 5040
@@ -123,10 +124,16 @@ def table_rows(size: GameSize) -> int:
     return 1 << 22
 
 
-def _table(size: GameSize) -> Table:
+def _table(size: GameSize, rows: int | None = None) -> Table:
     from .search_kernels import new_table
 
-    return new_table(table_rows(size))
+    return new_table(rows or table_rows(size))
+
+
+# Rows of the table a worker builds a subtree with (``subtree``): 2^25 rows,
+# 512 MiB, keep what the search of a 5 x 6 class stored, so that reading the
+# tree off it rarely searches a position again.
+TREE_ROWS = 1 << 25
 
 
 class OptimalSolver:
@@ -136,10 +143,17 @@ class OptimalSolver:
     restricts guesses to codes still possible. ``offline`` takes boards too
     large to search whole, for a computation that solves positions within
     them and can afford the whole matrix (1 GiB at 5 × 8; see ``improve``).
+    ``rows``: the transposition table's rows (``table_rows`` by default).
     """
 
     def __init__(
-        self, size: GameSize, max_guesses: int | None = None, candidates_only: bool = False, *, offline: bool = False
+        self,
+        size: GameSize,
+        max_guesses: int | None = None,
+        candidates_only: bool = False,
+        *,
+        offline: bool = False,
+        rows: int | None = None,
     ):
         if not (offline or searchable(size)):
             raise search_refusal(size)
@@ -147,6 +161,7 @@ class OptimalSolver:
         self.max_guesses = max_guesses
         self.candidates_only = candidates_only
         self.offline = offline
+        self.rows = rows
         self.table = feedback_table(size, size.n_codes**2 if offline else MAX_MATRIX_CODES**2)
         self.matrix: Array = self.matrix_of(size, offline)
         pegs, colors = size.pegs, size.colors
@@ -165,7 +180,7 @@ class OptimalSolver:
             np.random.default_rng(20261122).integers(0, 2**63, size=size.n_codes, dtype=np.int64).astype(np.uint64)
         )
         self.lbtab, self.cap = bounds_tables(size.n_codes, self.replies - 1)
-        self.table_t = _table(size)
+        self.table_t = _table(size, rows)
         self.stats = np.zeros(len(STATS), dtype=np.int64)
         self.thread_stats: list[np.ndarray] = []
         # Symmetries of the whole game (every position permutation; colours
@@ -174,6 +189,8 @@ class OptimalSolver:
         self.all_symmetries = np.hstack([perms, np.full((len(perms), colors), -1, np.int64)])
         self.no_symmetry = self.all_symmetries[:1]
         self.secrets = secret_indices(size).astype(np.int64)
+        # The first guess of the tree a whole-game search found (``_run_split``).
+        self.root_guess: int | None = None
 
     @staticmethod
     def matrix_of(size: GameSize, offline: bool = False) -> Array:
@@ -195,7 +212,7 @@ class OptimalSolver:
 
     def forget(self) -> None:
         """Start again from an empty table."""
-        self.table_t = _table(self.size)
+        self.table_t = _table(self.size, self.rows)
 
     def depth_left(self, depth: int) -> int:
         """Guesses still allowed at a node whose guess is number ``depth``
@@ -270,7 +287,7 @@ class OptimalSolver:
             limit,
         )
         if self.stats[0] > limit:
-            self.table_t = _table(self.size)
+            self.table_t = _table(self.size, self.rows)
             raise TooSlow("exact-search-too-long", codes=int(cands.shape[0]), most=nodes)
         return total
 
@@ -324,7 +341,7 @@ class OptimalSolver:
         return self.stats + sum(self.thread_stats) if self.thread_stats else self.stats
 
     def spec(self) -> SolverSpec:
-        return SolverSpec(self.size, self.max_guesses, self.candidates_only, self.offline)
+        return SolverSpec(self.size, self.max_guesses, self.candidates_only, self.offline, self.rows)
 
     def ordered_guesses(self, cands: Array, played: int, depth_left: int) -> tuple[Array, Array, list[int]]:
         """The guesses worth trying at a position (one of each set alike in
@@ -379,8 +396,8 @@ class OptimalSolver:
 
         With ``fanout`` the same two rounds run as jobs on a Dask cluster,
         each finished one recorded in ``memory`` (and skipped when a resumed
-        run finds it there); the solved rows of the chosen guess's classes
-        come back into this solver's table, for the tree."""
+        run finds it there); the tree is then built on the cluster too
+        (``tree_guesses``)."""
         from concurrent.futures import ThreadPoolExecutor
 
         from .search_kernels import child_group, merge_tables
@@ -399,7 +416,7 @@ class OptimalSolver:
 
             def tables() -> tuple[Table, Array]:
                 if not hasattr(local, "table"):
-                    local.table = seed.copy() if seed is not None else _table(self.size)
+                    local.table = seed.copy() if seed is not None else _table(self.size, self.rows)
                     local.stats = np.zeros(len(STATS), dtype=np.int64)
                     made.append(local.table)
                     self.thread_stats.append(local.stats)
@@ -413,10 +430,9 @@ class OptimalSolver:
         def after(guess: int) -> int:
             return played | int(self.colmask[guess])
 
-        def solved_classes(guess: int, again: bool = False) -> tuple[list[int], bool]:
-            """The exact total of every class ``guess`` leaves, largest first,
-            and whether this solver's table now holds their subtrees (with a
-            fanout, classes known from the checkpoint are solved only ``again``)."""
+        def solved_classes(guess: int) -> list[int]:
+            """The exact total of every class ``guess`` leaves, largest first
+            (with a fanout, classes the checkpoint knows are not solved again)."""
             classes = sorted(classes_of(F, cands, guess, self.solved), key=len, reverse=True)
             if fanout is None:
                 tables, made = threads_tables(None)
@@ -431,26 +447,25 @@ class OptimalSolver:
                     )
                 for made_table in made:
                     merge_tables(self.table_t, made_table)
-                return values, True
+                return values
             assert memory is not None
             known = [memory.classes.get(position_digest(sub)) for sub in classes]
-            asked = [i for i, value in enumerate(known) if value is None or again]
-            jobs = [(self.spec(), classes[i], after(guess), depth_left - 1, group_of(guess), True) for i in asked]
+            asked = [i for i, value in enumerate(known) if value is None]
+            jobs = [(self.spec(), classes[i], after(guess), depth_left - 1, group_of(guess)) for i in asked]
 
-            def done(index: int, result: tuple[int, Array, Array]) -> None:
-                value, table_rows, stats = result
+            def done(index: int, result: tuple[int, Array]) -> None:
+                value, stats = result
                 known[asked[index]] = value
                 memory.learn_class(position_digest(classes[asked[index]]), value)
-                merge_tables(self.table_t, table_rows)
                 self.stats += stats
 
             fanout.map(solve_class, jobs, done)
-            return [int(v) for v in known if v is not None], len(asked) == len(classes)
+            return [int(v) for v in known if v is not None]
 
         # The first guess: every class solved exactly, at once.
         first = int(pool[order[0]])
         classes = sorted(classes_of(F, cands, first, self.solved), key=len, reverse=True)
-        values, complete = solved_classes(first)
+        values = solved_classes(first)
         best = int(bounds[order[0]]) + sum(v - int(self.lbtab[len(sub)]) for sub, v in zip(classes, values))
         best_guess = first
 
@@ -496,10 +511,9 @@ class OptimalSolver:
         for i, value in zip(rest, results):
             if value is not None and value < best:
                 best, best_guess = value, int(pool[i])
-        if memory is not None and best < INF:
-            if best_guess != first or not complete:  # the chosen guess's subtrees, for the tree
-                solved_classes(best_guess, again=True)
+        if memory is not None:
             memory.save()
+        self.root_guess = best_guess if best < INF else None
         if best < INF:
             from .search_kernels import position_key, store_exact
 
@@ -520,6 +534,55 @@ class OptimalSolver:
         from .search_kernels import table_get
 
         return int(table_get(self.table_t, key))
+
+    def tree_guesses(
+        self,
+        fanout: Fanout,
+        checkpoint: Path | None = None,
+        rows: int = TREE_ROWS,
+        report: Callable[[int, int], None] | None = None,
+    ) -> list[int]:
+        """The optimal tree of the whole game in the compact form, after a
+        fanned-out ``total``: each class of the chosen first guess is solved
+        again on a worker, whose table (of ``rows`` rows) then gives the
+        class's subtree, kept in ``checkpoint`` as it comes. ``report(done,
+        classes)`` follows the classes; a class's total must be the one the
+        search found."""
+        from .search_kernels import child_group
+
+        first = self.root_guess
+        if first is None:
+            raise MastermindError("The tree is built after a whole-game search that found one.")
+        memory = RootCheckpoint(checkpoint, self)
+        classes = classes_of(self.matrix, self.secrets, first, self.solved)
+        keys = [position_digest(sub) for sub in classes]
+        asked = sorted((i for i, key in enumerate(keys) if key not in memory.subtrees), key=lambda i: -len(classes[i]))
+        spec = SolverSpec(self.size, self.max_guesses, self.candidates_only, self.offline, rows)
+        group = child_group(self.all_symmetries, self.digits, first, 0)
+        played = int(self.colmask[first])
+        jobs = [(spec, classes[i], played, 2, group) for i in asked]
+        finished = len(classes) - len(asked)
+
+        def done(index: int, result: tuple[int, list[int], Array]) -> None:
+            nonlocal finished
+            value, guesses, stats = result
+            memory.learn_subtree(keys[asked[index]], value, guesses)
+            memory.save()
+            self.stats += stats
+            finished += 1
+            if report is not None:
+                report(finished, len(classes))
+
+        if report is not None:
+            report(finished, len(classes))
+        fanout.map(subtree, jobs, done)
+        out = [first]
+        for key in keys:
+            value, guesses = memory.subtrees[key]
+            if key in memory.classes and memory.classes[key] != value:
+                raise MastermindError(f"A class's subtree totals {value}, its search {memory.classes[key]}.")
+            out += guesses
+        return out
 
 
 def classes_of(matrix: Array, cands: Array, guess: int, solved: int) -> list[Array]:
@@ -596,11 +659,13 @@ class Checkpoint:
 class RootCheckpoint(Checkpoint):
     """What a fanned-out search of the whole game has learned: ``a`` the
     exact total of a class of the first round, ``t`` a guess tried against
-    a best total."""
+    a best total, ``g`` the optimal subtree of a class of the chosen first
+    guess (its total and its guesses in the compact form, ``-`` for none)."""
 
     def __init__(self, path: Path | None, solver: OptimalSolver, every: float = 10.0):
         self.classes: dict[str, int] = {}
         self.attempts: dict[tuple[int, int], int] = {}
+        self.subtrees: dict[str, tuple[int, list[int]]] = {}
         size = solver.size
         settings = (
             f"optimal {size.pegs}x{size.colors} distinct={size.distinct} distinct_guesses={size.distinct_guesses} "
@@ -613,6 +678,9 @@ class RootCheckpoint(Checkpoint):
             self.classes[values[0]] = int(values[1])
         elif kind == "t":
             self.attempts[(int(values[0]), int(values[1]))] = int(values[2])
+        elif kind == "g":
+            guesses = [] if values[2] == "-" else [int(g) for g in values[2].split(",")]
+            self.subtrees[values[0]] = (int(values[1]), guesses)
 
     def learn_class(self, key: str, value: int) -> None:
         if self.classes.get(key) != value:
@@ -622,6 +690,10 @@ class RootCheckpoint(Checkpoint):
     def learn_attempt(self, guess: int, against: int, value: int) -> None:
         self.attempts[(guess, against)] = value
         self.note(f"t {guess} {against} {value}")
+
+    def learn_subtree(self, key: str, value: int, guesses: list[int]) -> None:
+        self.subtrees[key] = (value, guesses)
+        self.note(f"g {key} {value} {','.join(map(str, guesses)) or '-'}")
 
 
 def bounds_tables(n_codes: int, branching: int) -> tuple[Array, Array]:
@@ -681,6 +753,13 @@ def _classes(replies: Array, cands: Array, solved: int) -> list[Array]:
 
 def encode_tree(solver: OptimalSolver) -> list[int]:
     """The optimal tree's guesses in the compact preorder form."""
+    return encode_subtree(solver, solver.secrets, 0, 1)
+
+
+def encode_subtree(solver: OptimalSolver, cands: Array, played: int, depth: int) -> list[int]:
+    """The compact preorder guesses of an optimal subtree from ``cands``
+    (``played``: the colours played so far; ``depth``: the guess's number),
+    each node's guess the one the solver's table holds or a search finds."""
     matrix, out = solver.matrix, []
 
     def visit(cands: Array, played: int, depth: int) -> None:
@@ -691,7 +770,7 @@ def encode_tree(solver: OptimalSolver) -> list[int]:
         for members in _classes(matrix[guess, cands], cands, solver.solved):
             visit(members, played | int(solver.colmask[guess]), depth + 1)
 
-    visit(solver.secrets, 0, 1)
+    visit(cands, played, depth)
     return out
 
 
@@ -733,30 +812,35 @@ def data_name(size: GameSize, max_guesses: int | None = None) -> str:
     )
 
 
-def regenerate_command(size: GameSize, max_guesses: int | None) -> str:
+def regenerate_command(size: GameSize, max_guesses: int | None, checkpoint: str | None = None) -> str:
     return (
         f"mastermind optimal --pegs {size.pegs} --colors {size.colors}"
         + (" --distinct-guesses" if size.distinct_guesses else " --distinct" if size.distinct else "")
         + (f" --max-guesses {max_guesses}" if max_guesses else "")
+        + (f" --checkpoint {checkpoint}" if checkpoint else "")
         + f" --data webapp/engine/data/{data_name(size, max_guesses)}"
     )
 
 
-def tree_document(solver: OptimalSolver, total: int) -> JSON:
-    """What a shipped data file holds."""
+def tree_document(
+    solver: OptimalSolver, total: int, guesses: list[int] | None = None, checkpoint: str | None = None
+) -> JSON:
+    """What a shipped data file holds (``guesses``: the tree's, when built
+    elsewhere, ``encode_tree`` otherwise; ``checkpoint``: the file a
+    fanned-out search kept its work in, named in the command that remakes it)."""
     size = solver.size
     return {
         "about": "Optimal Mastermind decision tree: the guesses of every node with three or "
         "more codes, in preorder, children by ascending reply (black, then white); "
         "codes are indices in ascending order (1111 is 0). Generated, do not edit. "
-        "Regenerate with: " + regenerate_command(size, solver.max_guesses),
+        "Regenerate with: " + regenerate_command(size, solver.max_guesses, checkpoint),
         "pegs": size.pegs,
         "colors": size.colors,
         "distinct": size.distinct,
         **({"distinct_guesses": True} if size.distinct_guesses else {}),
         "max_guesses": solver.max_guesses,
         "total": total,
-        "guesses": encode_tree(solver),
+        "guesses": encode_tree(solver) if guesses is None else guesses,
     }
 
 
@@ -909,26 +993,33 @@ class SolverSpec:
     max_guesses: int | None = None
     candidates_only: bool = False
     offline: bool = False
+    rows: int | None = None
 
 
 @lru_cache(maxsize=2)
 def worker_solver(spec: SolverSpec) -> OptimalSolver:
     """This worker process's solver for ``spec`` (kept between jobs)."""
-    return OptimalSolver(spec.size, spec.max_guesses, spec.candidates_only, offline=spec.offline)
+    return OptimalSolver(spec.size, spec.max_guesses, spec.candidates_only, offline=spec.offline, rows=spec.rows)
 
 
-def solve_class(job: tuple[Any, ...]) -> tuple[int, Array, Array]:
-    """The exact total of one position, the solved rows of the worker's
-    table (to build the tree from), and the work counted."""
-    from .search_kernels import KEY
-
-    spec, cands, played, depth_left, group, rows = job
+def solve_class(job: tuple[Any, ...]) -> tuple[int, Array]:
+    """The exact total of one position, and the work counted."""
+    spec, cands, played, depth_left, group = job
     solver = worker_solver(spec)
     before = solver.stats.copy()
     value = solver._search(cands, played, depth_left, INF, group, solver.table_t, solver.stats)
-    table = solver.table_t
-    kept = table[table[:, KEY] != 0] if rows else table[:0]
-    return value, kept, solver.stats - before
+    return value, solver.stats - before
+
+
+def subtree(job: tuple[Any, ...]) -> tuple[int, list[int], Array]:
+    """The exact total of one position, its optimal subtree's guesses in the
+    compact preorder form (``encode_tree``), and the work counted."""
+    spec, cands, played, depth, group = job
+    solver = worker_solver(spec)
+    before = solver.stats.copy()
+    value = solver._search(cands, played, solver.depth_left(depth), INF, group, solver.table_t, solver.stats)
+    guesses = encode_subtree(solver, cands, played, depth) if value < INF else []
+    return value, guesses, solver.stats - before
 
 
 def attempt_guess(job: tuple[Any, ...]) -> tuple[int, Array]:

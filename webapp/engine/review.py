@@ -53,7 +53,7 @@ from .tables import candidates, consistent, feedback_table
 # Every position of a board with at most this many codes is reviewed exactly
 # (the classic board's slowest first guess, 1111, takes about a second).
 EXACT_BOARD_CODES = 1296
-# On larger boards the optimal search takes (up to 4,096 codes), positions
+# On larger boards the optimal search takes (up to 7,776 codes), positions
 # with at most this many codes are reviewed exactly.
 EXACT_POSITION_CODES = 1000
 # On any board, positions with at most this many codes are solved exactly by
