@@ -12,6 +12,7 @@
     python -m benchmarks --live     # 200 students following a live session on one worker (see live.py)
     python -m benchmarks --puzzles  # the next puzzle among 100,000, SQLite and PostgreSQL (see puzzles.py)
     python -m benchmarks --subtrees 5x6   # an exact search's cost from measured subtrees (see subtrees.py)
+    python -m benchmarks --within 5x6:6   # the optimum within 6 guesses, from the shipped tree (see within.py)
     python -m benchmarks --peer /path/to/mmstrat   # whole process beside the C++ solver (see peer.py)
     python -m benchmarks --start-up # every tree of up to 5,040 codes, whole process (see startup.py)
     python -m benchmarks --start-up --against main   # the same beside another commit
@@ -131,6 +132,9 @@ def parser() -> argparse.ArgumentParser:
         "--subtrees", metavar="PxC", help="only the estimate of an exact search of this board from its subtrees"
     )
     parser.add_argument("--budget", type=float, default=600.0, help="seconds of measuring for --subtrees (600)")
+    parser.add_argument(
+        "--within", metavar="PxC:K", help="only the optimum within K guesses, from the board's shipped optimal tree"
+    )
     parser.add_argument("--players", type=int, default=32, help="players in the load and scale runs (32)")
     parser.add_argument(
         "--peer", metavar="MMSTRAT", help="side by side with this mmstrat binary, whole process (see peer.py)"
@@ -189,6 +193,11 @@ def run(args: argparse.Namespace, tiny: dict | None = None) -> None:
         from .peer import main as peer_main
 
         peer_main(args.peer, slow=args.slow, only=args.only, threads=args.threads, **tiny)
+        return
+    if args.within:
+        from .within import main as within_main
+
+        within_main(args.within)
         return
     if args.subtrees:
         from .subtrees import main as subtrees_main
@@ -292,6 +301,7 @@ def smoke_plan() -> list[tuple[list[str], dict]]:
         ),
         (["--puzzles"], {"count": 300, "answered": 3, "draws": 5}),
         (["--subtrees", "4x4", "--budget", "5"], {"whole": "3x4"}),
+        (["--within", "4x6:5"], {}),
         (["--peer-jobs", "--only", "tree 4×6 knuth"], {"repeats": 1}),
         (["--start-up", "--only", SMOKE_TREE], {"repeats": 1}),
         (["--start-up", "--cold", "--only", SMOKE_TREE], {"repeats": 1}),
