@@ -242,3 +242,22 @@ def test_optimal_reads_a_shipped_tree_and_searches_on_request():
     assert (searched["total"], searched["histogram"]) == (shipped["total"], shipped["histogram"])
     status, out = run("optimal", "--pegs", "4", "--colors", "6")
     assert status == 0 and " 5625 " in out and "read from webapp/engine/data/optimal-4x6.json" in out
+
+
+def test_the_5x6_optimum_answers_from_its_shipped_tree(tmp_path):
+    """7,776 secrets: the figures and the whole tree from the shipped file,
+    no search; the tree written holds every secret once, at its depth."""
+    status, out = run("optimal", "--pegs", "5", "--colors", "6", "--json", "--out", str(tmp_path / "tree.json"))
+    (summary,) = json.loads(out)
+    assert status == 0 and summary["source"] == "webapp/engine/data/optimal-5x6.json" and "search" not in summary
+    depths = {}
+
+    def walk(node, depth):
+        if "secret" in node:
+            depths[node["secret"]] = depth
+        for child in node.get("children", {}).values():
+            walk(child, depth + 1)
+
+    walk(json.loads((tmp_path / "tree.json").read_text()), 0)
+    assert len(depths) == 7776 and sum(depths.values()) == summary["total"]
+    assert max(depths.values()) == summary["max"] and depths[summary["first_guess"]] == 1
