@@ -198,6 +198,54 @@ def test_the_5x6_optimum_is_below_the_best_heuristic_tree():
     assert optimum.total < analyse("entropy", size).total
 
 
+def test_a_large_board_searches_off_its_shipped_tree_within_a_budget(monkeypatch):
+    """5 × 6 is too large to search on demand. Off its shipped tree (a first
+    guess of 12345), the optimal player searches the position within
+    OFF_TREE_NODES positions visited, as a hint's background job does: its
+    guess reaches the total the review's own small search finds there. Past
+    the budget, or for a position of more than OFF_TREE_CODES codes, it says
+    so in a sentence."""
+    from webapp.engine import best_guess, feedback, get_strategy
+    from webapp.engine import optimal as module
+    from webapp.engine.optimal import _classes
+    from webapp.engine.review import SmallSolver
+    from webapp.engine.strategies import StrategyError, colors_mask, played_mask
+    from webapp.engine.tables import candidates
+
+    size = GameSize(5, 6)
+    secret, strategy = Code.parse("54612", size), get_strategy("optimal")
+
+    def played(*guesses):
+        return [(g, feedback(g, secret)) for g in (Code.parse(text, size) for text in guesses)]
+
+    history = played("12345", "11223", "66554")
+    cands = candidates(size, history).astype(np.int64)
+    assert 3 <= cands.shape[0] <= 30  # within the small search's reach
+    assert not strategy.quick(size, cands) and strategy.source(size, cands) == "searched"
+    guess = best_guess(strategy, size, history).guess.index(size)
+    small, colours = SmallSolver(size), played_mask(size, history)
+    table = feedback_table(size)
+    classes = _classes(table.row(guess, cands), cands, size.solved)
+    after = colours | colors_mask(size, guess)
+    assert cands.shape[0] + sum(small.total(c, after)[0] for c in classes) == small.total(cands, colours)[0]
+
+    solver = module.shared_solver(size, None)
+    visited = int(solver.stats[0])
+    huge = played("11111")  # 3,125 codes: refused without a search
+    with pytest.raises(StrategyError) as info:
+        best_guess(strategy, size, huge)
+    assert info.value.fact == "optimal-search-too-long" and int(solver.stats[0]) == visited
+    assert candidates(size, huge).shape[0] > module.OFF_TREE_CODES
+
+    monkeypatch.setattr(module, "OFF_TREE_NODES", 1)
+    module.shared_solver(size, None).forget()
+    larger = played("12345", "11223")
+    with pytest.raises(StrategyError) as info:
+        best_guess(strategy, size, larger)
+    assert info.value.fact == "optimal-search-too-long"
+    assert f"{candidates(size, larger).shape[0]} codes still possible" in error_words(info.value)
+
+
 def test_optimal_preset_off_the_shipped_tree():
     """After a guess the tree would not make, the preset searches that position."""
     from webapp.engine import Code, Feedback, best_guess, candidates

@@ -439,6 +439,12 @@ ERRORS: dict[str, Callable[[dict], str]] = {
     "client-starts": lambda d: gettext(
         "You have started many long computations just now: wait a minute before starting another."
     ),
+    "optimal-search-too-long": lambda d: gettext(
+        "Optimal play reads this board's shipped tree and searches a position off it within a budget; this "
+        "position, with %(codes)s codes still possible, is beyond it. Choose another strategy here, or ask "
+        "again after another guess.",
+        codes=_n(d["codes"]),
+    ),
     "optimal-not-here": lambda d: (
         gettext(
             "Optimal play is shipped for the preset sizes and computed on demand up to %(most)s codes; %(size)s "

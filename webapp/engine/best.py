@@ -82,7 +82,7 @@ def best_quick(size: GameSize, cands: np.ndarray) -> bool:
 def best_source(size: GameSize, cands: np.ndarray) -> str:
     """Where ``best``'s guess comes from (see ``Strategy.source``)."""
     if not searched(size):
-        return "tree"
+        return get_strategy("optimal").source(size, cands)
     return "searched-tree" if cands.shape[0] <= 2 or set_key(cands) in searched_choices(size) else "off-tree"
 
 

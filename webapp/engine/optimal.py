@@ -521,12 +521,14 @@ class OptimalSolver:
             store_exact(self.table_t, key, best, best_guess)
         return best
 
-    def choose(self, cands: np.ndarray, played: int, depth: int) -> int:
-        """An optimal guess for ``cands`` at guess number ``depth``."""
+    def choose(self, cands: np.ndarray, played: int, depth: int, nodes: int | None = None) -> int:
+        """An optimal guess for ``cands`` at guess number ``depth``; with
+        ``nodes``, :class:`TooSlow` once the search has visited that many
+        positions."""
         if cands.shape[0] <= 2:
             return int(cands[0])
         depth_left = self.depth_left(depth)
-        if self._run(cands, played, depth_left) >= INF:
+        if self._run(cands, played, depth_left, nodes=nodes) >= INF:
             raise SizeError("no-strategy-within", most=self.max_guesses)
         from .search_kernels import position_key
 
@@ -894,6 +896,12 @@ def on_demand(size: GameSize, codes: int) -> bool:
 
 # Sizes whose exact search, from any position, takes a fraction of a second.
 QUICK_SEARCH_CODES = 400
+# On a shipped board too large to search on demand (5 x 6, 4 x 8, Bulls and
+# Cows), a position off the tree of at most this many codes is searched
+# (in a hint's background job) within this many positions visited, about a
+# minute here; a larger position, or a longer search, is refused.
+OFF_TREE_CODES = 1000
+OFF_TREE_NODES = 4_000_000
 
 
 def shipped(size: GameSize, max_guesses: int | None = None) -> bool:
@@ -935,20 +943,27 @@ def optimal_chooser(max_guesses: int | None) -> Callable[[GameSize, Array, int, 
             guess = choices.get(set_key(cands))
             if guess is not None:
                 return int(guess)
+        nodes = None
         if not on_demand(size, ON_DEMAND_CODES):
-            raise StrategyError(
-                "optimal-not-here",
-                size=size.params(),
-                codes=len(secret_indices(size)),
-                most=ON_DEMAND_CODES,
-                searchable=searchable(size),
-            )
+            if choices is None or not searchable(size):
+                raise StrategyError(
+                    "optimal-not-here",
+                    size=size.params(),
+                    codes=len(secret_indices(size)),
+                    most=ON_DEMAND_CODES,
+                    searchable=searchable(size),
+                )
+            if cands.shape[0] > OFF_TREE_CODES:
+                raise StrategyError("optimal-search-too-long", codes=int(cands.shape[0]), most=OFF_TREE_NODES)
+            nodes = OFF_TREE_NODES  # a large board: a position off its tree, within a budget
         solver = shared_solver(size, max_guesses)
         with _solvers_lock:
             try:
-                return solver.choose(cands, played, depth)
+                return solver.choose(cands, played, depth, nodes)
             except SizeError as exc:
                 raise StrategyError(exc.fact, **exc.details) from None
+            except TooSlow:
+                raise StrategyError("optimal-search-too-long", codes=int(cands.shape[0]), most=nodes) from None
             finally:
                 solver.bound_memory()
 
