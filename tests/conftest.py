@@ -175,6 +175,8 @@ def app(db_config):
             "LIVE_VOTES_SECONDS": 0,
             # The hourly sweep runs when a test calls it, not on the clock.
             "JOBS_PERIODIC": False,
+            # An idle job thread asks Redis again this often, so the app stops at once.
+            "JOBS_REDIS_WAIT": 0.1,
         }
     )
     yield app

@@ -16,7 +16,7 @@ from webapp import create_app, store
 from webapp.computations import ROW_FIELDS
 from webapp.engine import GameSize, analyse
 
-FORCED = {"JOBS_QUICK_INLINE": False, "TESTING": True, "JOBS_PERIODIC": False}
+FORCED = {"JOBS_QUICK_INLINE": False, "TESTING": True, "JOBS_PERIODIC": False, "JOBS_REDIS_WAIT": 0.1}
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
 
 

@@ -59,6 +59,10 @@ DEFAULTS = {
     # How many quick jobs one request may compute itself; further ones queue.
     "JOBS_QUICK_PER_REQUEST": 3,
     "JOBS_QUEUE_NAME": "mastermind",  # huey's name: the prefix of its keys in Redis
+    # Seconds an idle consumer thread waits on Redis for a job before it asks
+    # again, and so at most how long stopping it takes (the tests stop an app
+    # after every test: they shorten it).
+    "JOBS_REDIS_WAIT": 1.0,
     # Whether the embedded consumer runs the hourly sweep on the clock (huey's
     # scheduler). The tests turn it off and run the sweep themselves: on the
     # clock it would delete their abandoned games whenever a run crosses its
@@ -318,7 +322,9 @@ class Jobs:
         if settings.get("REDIS_URL"):
             from huey import RedisHuey
 
-            self.huey = RedisHuey(name=name, url=settings["REDIS_URL"], results=False)
+            self.huey = RedisHuey(
+                name=name, url=settings["REDIS_URL"], results=False, read_timeout=settings["JOBS_REDIS_WAIT"]
+            )
         else:
             from huey import SqliteHuey
 
