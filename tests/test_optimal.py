@@ -229,6 +229,13 @@ def test_a_large_board_searches_off_its_shipped_tree_within_a_budget(monkeypatch
     after = colours | colors_mask(size, guess)
     assert cands.shape[0] + sum(small.total(c, after)[0] for c in classes) == small.total(cands, colours)[0]
 
+    # A hint job hears how much of the budget the search has spent.
+    reports = []
+    module.shared_solver(size, None).forget()
+    with module.searching(reports.append):
+        best_guess(strategy, size, played("12345", "23456"))
+    assert reports and 0 < reports[-1] <= 1 and reports == sorted(reports)
+
     solver = module.shared_solver(size, None)
     visited = int(solver.stats[0])
     huge = played("11111")  # 3,125 codes: refused without a search
@@ -244,6 +251,31 @@ def test_a_large_board_searches_off_its_shipped_tree_within_a_budget(monkeypatch
         best_guess(strategy, size, larger)
     assert info.value.fact == "optimal-search-too-long"
     assert f"{candidates(size, larger).shape[0]} codes still possible" in error_words(info.value)
+
+
+def test_polled_work_is_polled_until_it_ends_and_its_error_comes_back():
+    """The work runs on its own thread and cannot end before the third poll
+    (an event): it is polled while it runs and once at the end; an error
+    raised there is raised here."""
+    import threading
+
+    from webapp.engine.optimal import polled
+
+    release, polls = threading.Event(), []
+
+    def poll():
+        polls.append(release.is_set())
+        if len(polls) >= 3:
+            release.set()
+
+    assert polled(lambda: release.wait() and 42, poll, every=0.001) == 42
+    assert len(polls) >= 4 and polls[:3] == [False, False, False]
+
+    def failing():
+        raise SizeError("no-strategy-within", most=2)
+
+    with pytest.raises(SizeError):
+        polled(failing, lambda: None, every=0.001)
 
 
 def test_optimal_preset_off_the_shipped_tree():

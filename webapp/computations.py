@@ -19,7 +19,7 @@ from . import store
 from .engine import PRESETS, Code, GameSize, MastermindError, analyse, best_guess, get_strategy
 from .engine.codes import feedback, format_history, parse_history
 from .engine.lines import GREEDY, LineError, codebreaker, deepest_line, greedy_line, line_lengths, play_against
-from .engine.optimal import QUICK_SEARCH_CODES, on_demand, shipped
+from .engine.optimal import QUICK_SEARCH_CODES, on_demand, searching, shipped
 from .engine.review import Review, position_params, positions, quick, review_game, review_move, shared_values
 from .engine.strategies import Budget, Suggestion, TooSlow, fitting
 from .engine.tables import candidates, feedback_table
@@ -273,7 +273,8 @@ def hint(params: dict, progress: Progress) -> dict:
     strategy = get_strategy(params["strategy"])
     if params.get("hard"):
         strategy = fitting(strategy)
-    return hint_result(best_guess(strategy, size, parse_history(params["history"], size)))
+    with searching(progress):  # a search off a large board's tree tells how much of its budget it spent
+        return hint_result(best_guess(strategy, size, parse_history(params["history"], size)))
 
 
 register(Kind("hint", hint))

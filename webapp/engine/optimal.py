@@ -30,15 +30,17 @@ branching count.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 from cachetools import LRUCache
@@ -52,6 +54,7 @@ if TYPE_CHECKING:
 
 # The search's transposition table (``search_kernels.new_table``).
 Table = Any
+T = TypeVar("T")
 
 INF = 1 << 40  # no total: the kernels' own INF (search_kernels.py), the same value
 UNBOUNDED = 99  # guesses left when no limit is set
@@ -326,14 +329,8 @@ class OptimalSolver:
         if progress is None:
             value = run()
         else:
-            result: list[int] = []
-            worker = threading.Thread(target=lambda: result.append(run()))
             started = time.perf_counter()
-            worker.start()
-            while worker.is_alive():
-                worker.join(0.25)
-                progress(self.all_stats(), time.perf_counter() - started)
-            value = result[0]
+            value = polled(run, lambda: progress(self.all_stats(), time.perf_counter() - started))
         return None if value >= INF else value
 
     def all_stats(self) -> np.ndarray:
@@ -585,6 +582,47 @@ class OptimalSolver:
                 raise MastermindError(f"A class's subtree totals {value}, its search {memory.classes[key]}.")
             out += guesses
         return out
+
+
+def polled(work: Callable[[], T], poll: Callable[[], None], every: float = 0.25) -> T:
+    """``work()`` on a thread of its own (the compiled search lets go of the
+    GIL), with ``poll()`` called here every ``every`` seconds while it runs
+    and once when it ends; its result, or its exception raised here."""
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = work()
+        except BaseException as exc:  # handed to the caller's thread
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=run, name="search")
+    worker.start()
+    while worker.is_alive():
+        worker.join(every)
+        if worker.is_alive():
+            poll()
+    poll()
+    if "error" in outcome:
+        raise outcome["error"]
+    value: T = outcome["value"]
+    return value
+
+
+# What a background job's search off a shipped tree tells of its progress:
+# the share of its budget of positions spent so far (see ``searching``).
+_search_progress: ContextVar[Callable[[float], None] | None] = ContextVar("search_progress", default=None)
+
+
+@contextlib.contextmanager
+def searching(report: Callable[[float], None]) -> Iterator[None]:
+    """Within this block, a search off a large board's shipped tree calls
+    ``report`` with the share of its budget spent (a hint job's progress)."""
+    token = _search_progress.set(report)
+    try:
+        yield
+    finally:
+        _search_progress.reset(token)
 
 
 def classes_of(matrix: Array, cands: Array, guess: int, solved: int) -> list[Array]:
@@ -957,9 +995,16 @@ def optimal_chooser(max_guesses: int | None) -> Callable[[GameSize, Array, int, 
                 raise StrategyError("optimal-search-too-long", codes=int(cands.shape[0]), most=OFF_TREE_NODES)
             nodes = OFF_TREE_NODES  # a large board: a position off its tree, within a budget
         solver = shared_solver(size, max_guesses)
+        report = _search_progress.get()
         with _solvers_lock:
             try:
-                return solver.choose(cands, played, depth, nodes)
+                if nodes is None or report is None:
+                    return solver.choose(cands, played, depth, nodes)
+                budget, start = nodes, int(solver.stats[0])
+                return polled(
+                    lambda: solver.choose(cands, played, depth, budget),
+                    lambda: report(min(1.0, (int(solver.stats[0]) - start) / budget)),
+                )
             except SizeError as exc:
                 raise StrategyError(exc.fact, **exc.details) from None
             except TooSlow:
