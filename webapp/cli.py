@@ -338,10 +338,11 @@ def cmd_optimal(args, out) -> None:
                 f"{args.max_guesses} guesses{' using candidates only' if args.candidates_only else ''}.\n"
             )
         return
-    if guesses is None:
-        chooser = lambda _size, cands, played, depth: solver.choose(cands, played, depth)  # noqa: E731
-    else:
-        chooser = tree_chooser(decode_tree(size, guesses))
+    chooser = (
+        tree_chooser(decode_tree(size, guesses))
+        if guesses is not None
+        else lambda _size, cands, played, depth: solver.choose(cands, played, depth)
+    )
     strategy = Strategy(name, "Exact optimum.", "this project", chooser=chooser)
     result = analyse(strategy, size, table=solver.table)
     summary = result.summary()

@@ -37,7 +37,7 @@ from ...engine.puzzles import (
     puzzle_key,
     read_set,
 )
-from ...engine.review import Values, shared_values
+from ...engine.review import shared_values
 from ...engine.tables import feedback_table
 from ...words import error_words
 from .. import days
@@ -93,14 +93,13 @@ def from_games(limit: int) -> tuple[int, int]:
     kept): (positions examined, puzzles added)."""
     loaded()
     examined, made = 0, []
-    values: dict = {}
     for size, line in store.games.finished_lines(limit):
         for before in played_positions(size, tuple(line)):
             if store.puzzles.get(puzzle_key(size, before)) is not None:
                 continue
             examined += 1
             try:
-                made.append(examine(size, before, values.setdefault(size, Values(size)), "played"))
+                made.append(examine(size, before, shared_values(size), "played"))
             except Rejected:
                 continue
     return examined, store.puzzles.load(made, PUZZLE_DEVIATION)

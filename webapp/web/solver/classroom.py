@@ -127,11 +127,14 @@ def classroom_context(state: dict) -> dict:
 def classroom_page(error=None, status=200, form=None, secret_error=None):
     """The setup form alone, with what went wrong: ``secret_error`` is
     shown by the secret's field, ``error`` above the page's content."""
+    form = form or {}
     return render_template(
         "solver/classroom.html",
         error=error,
         secret_error=secret_error,
-        form=form or {},
+        form=form,
+        # The heading names the strategy asked for, when it is one (Knuth's otherwise).
+        strategy=PRESETS.get(form.get("strategy", "")),
         sources=SOURCES,
         strategies=[s for s in PRESETS.values()],
         presenter=False,
