@@ -83,6 +83,30 @@
     }
   });
 
+  // A live class's countdown: the seconds left to propose, every quarter
+  // second, from the deadline the server set (the page says the rule in
+  // words without this).
+  function tick() {
+    var nodes = document.querySelectorAll(".countdown[data-deadline]");
+    for (var i = 0; i < nodes.length; i++) {
+      var node = nodes[i];
+      var left = Math.ceil((Number(node.dataset.deadline) - Date.now()) / 1000);
+      var shown = node.querySelector(".countdown-left");
+      if (!shown) continue;
+      if (left > 0) {
+        shown.textContent = left + " s";
+        node.classList.toggle("closing", left <= 5);
+      } else {
+        shown.textContent = node.dataset.closed || "";
+        node.classList.add("closed");
+        var form = node.parentNode && node.parentNode.querySelector("form.vote button[type=submit]");
+        if (form) form.disabled = true;
+      }
+    }
+  }
+  setInterval(tick, 250);
+  document.addEventListener("htmx:afterSettle", tick);
+
   // The strategy tree: after a branch opens, focus goes to the new node's
   // heading; after it closes, back to the link that opens it again.
   var treeReply = null;

@@ -224,7 +224,7 @@ def test_voting_needs_a_students_token(client):
 def test_a_proposal_for_a_step_the_class_has_left_is_refused(client):
     session = create(client)
     code = session["code"]
-    assert client.post("/join", data={"code": code}).status_code == 303
+    assert client.post("/join", data={"code": code, "nickname": ""}).status_code == 303
     step(client, session)
     late = client.post(f"/live/{code}/vote", data={"guess": "1122", "step": "0"})
     assert late.status_code == 409
@@ -407,8 +407,8 @@ def test_e_of_each_proposal_is_the_reviews(app, client):
         size = GameSize(4, 6)
         values = {g: value_of(size, [], Code.parse(g, size)) for g in ("1123", "1122")}
     assert all(v.exact for v in values.values())
-    assert round(values["1123"].expected * 1296) == 5625
-    assert values["1122"].expected > values["1123"].expected
+    assert round(values["1123"].expected.value * 1296) == 5625
+    assert values["1122"].expected.value > values["1123"].expected.value
     client.set_cookie(f"live_teacher_{code}", session["teacher_token"])
     html = client.get(f"/live/{code}/votes").get_data(as_text=True)
     assert "4.340" in html and "would save 0.06 guesses" in html
@@ -564,7 +564,7 @@ def test_votes_are_counted_per_step_in_the_store(app, client):
     step(client, session)
     vote(client, code, tokens[0], "2211")
     with app.app_context():
-        assert store.live.votes(code) == {0: Counter({"1122": 2, "3456": 1}), 1: Counter({"2211": 1})}
+        assert store.live.votes(code, 1) == {0: Counter({"1122": 2, "3456": 1}), 1: Counter({"2211": 1})}
 
 
 # --- the room: who is in it, removal, the lock --------------------------------------------------------
@@ -745,11 +745,16 @@ def test_the_report_has_a_row_per_student_and_step_voted(client):
     assert [(s["id"], s["proposals"], s["as_good"]) for s in report["students"]] == [(1, 2, 2), (2, 1, 1)]
     text = client.get(f"/api/live/{code}/report", headers={**teacher, "Accept": "text/csv"})
     assert text.mimetype == "text/csv" and "attachment" in text.headers["Content-Disposition"]
-    lines = text.get_data(as_text=True).splitlines()
-    assert lines[0] == "step,student,nickname,guess,expected,strategy_guess,strategy_expected,difference"
-    assert len(lines) == 4 and lines[1].startswith("1,1,'=Ann,1122,")  # no formula reaches a spreadsheet
+    data = text.get_data(as_text=True)
+    assert data.startswith("\ufeff")  # a byte order mark: spreadsheets read the letters as UTF-8
+    lines = data[1:].splitlines()
+    assert lines[0] == (
+        "game,step,student,nickname,removed,guess,expected,expected_bound,strategy_guess,strategy_expected,"
+        "strategy_expected_bound,best_expected,best_expected_bound,difference,difference_bound,points"
+    )
+    assert len(lines) == 4 and lines[1].startswith("1,1,1,'=Ann,no,1122,")  # no formula reaches a spreadsheet
     client.set_cookie(f"live_teacher_{code}", session["teacher_token"])
-    assert client.get(f"/live/{code}/report.csv").get_data(as_text=True) == text.get_data(as_text=True)
+    assert client.get(f"/live/{code}/report.csv").get_data(as_text=True) == data
     page = client.get(f"/live/{code}/report").get_data(as_text=True)
     assert "Student by student" in page and knuth_second in page
 

@@ -19,7 +19,7 @@ from . import store
 from .engine import PRESETS, Code, GameSize, MastermindError, analyse, best_guess, get_strategy
 from .engine.codes import feedback, format_history, parse_history
 from .engine.lines import GREEDY, LineError, codebreaker, deepest_line, greedy_line, line_lengths, play_against
-from .engine.optimal import QUICK_SEARCH_CODES, on_demand, searching, shipped
+from .engine.optimal import QUICK_SEARCH_CODES, on_demand, searching, set_key, shipped
 from .engine.review import Review, position_params, positions, quick, review_game, review_move, shared_values
 from .engine.strategies import Budget, Suggestion, TooSlow, fitting
 from .engine.tables import candidates, feedback_table
@@ -289,19 +289,39 @@ def proposal_params(size: GameSize, history, guess: Code) -> dict:
 
 def proposal(params: dict, progress: Progress) -> dict:
     """E of one guess at one position, and V there, as the review measures
-    them (exact where the review is exact)."""
+    them, each exact or a bound and said which (``*_bound``: "exact",
+    "at_least" or "at_most"). The review's estimate counts each class at
+    its counting bound, so it is a lower bound on E and on V; where the
+    shipped optimal tree holds the position, V is exact and E is at least V.
+    The best strategy known (Super Mastermind) gives totals a player can
+    reach: upper bounds."""
     size = GameSize.from_params(params)
     history = parse_history(params["history"], size)
     guess = Code.parse(params["guess"], size)
     cands = candidates(size, history)
     reply = feedback(guess, Code.from_index(int(cands[0]), size))  # any reply: E does not depend on it
-    move = review_move(size, history, guess, reply, shared_values(size))
-    return {
-        "expected": move.expected,
-        "best_expected": move.best_expected,
-        "exact": move.exact,
-        "known": move.known,
-    }
+    values = shared_values(size)
+    move = review_move(size, history, guess, reply, values)
+    if move.exact:
+        return {
+            "expected": move.expected,
+            "expected_bound": "exact",
+            "best_expected": move.best_expected,
+            "best_bound": "exact",
+        }
+    if move.known:
+        return {
+            "expected": move.expected,
+            "expected_bound": "at_most",
+            "best_expected": move.best_expected,
+            "best_bound": "at_most",
+        }
+    expected, best, best_bound = move.expected, move.best_expected, "at_least"
+    hit = values.tree.get(set_key(cands.astype("int64"))) if values.tree is not None else None
+    if hit is not None:  # V off the shipped optimal tree: no guess needs fewer
+        best, best_bound = hit[0] / int(cands.shape[0]), "exact"
+        expected = max(expected, best)
+    return {"expected": expected, "expected_bound": "at_least", "best_expected": best, "best_bound": best_bound}
 
 
 def proposal_is_quick(params: dict) -> bool:
@@ -310,4 +330,6 @@ def proposal_is_quick(params: dict) -> bool:
     return quick(size, n) or (size.n_codes <= AT_ONCE_BOARD_CODES and shipped(size))
 
 
-register(Kind("proposal", proposal, proposal_is_quick))
+# Named apart from the first form of this result (with no bounds), which a
+# database may still keep.
+register(Kind("proposal-value", proposal, proposal_is_quick))

@@ -6,7 +6,12 @@ live events carry.
 
 A student has a seat: a number counted from 1 in each session, the ``id``
 the teacher removes them by. A removed student keeps the seat (so that
-browser cannot join again) and their votes stop counting."""
+browser cannot join again) and their votes stop counting, but stay in the
+report; the seat no longer takes a place in the room.
+
+A session is a room for a whole lesson: it plays one game at a time (the
+``game``-th), and the games before it are kept in ``live_games``. Every
+vote names its game and step."""
 
 from __future__ import annotations
 
@@ -22,7 +27,7 @@ from ..engine import Code, Feedback, GameSize
 from ..engine.codes import format_history, parse_history
 from .database import connection, locked, transaction
 from .games import size_of, size_values
-from .tables import live_sessions, live_students, live_votes
+from .tables import live_games, live_sessions, live_students, live_votes
 
 
 class LiveNotFound(LookupError):
@@ -57,6 +62,21 @@ class Student:
     removed: bool = False
 
 
+def distinct_name(name: str, taken: set[str]) -> str:
+    """``name``, or ``name 2``, ``name 3``… when another student of the
+    room has it already (letter case aside), so the teacher can tell them
+    apart. No name stays no name."""
+    if not name:
+        return name
+    used = {t.casefold() for t in taken}
+    if name.casefold() not in used:
+        return name
+    n = 2
+    while f"{name} {n}".casefold() in used:
+        n += 1
+    return f"{name} {n}"
+
+
 def digest(token: str) -> str:
     """What the store keeps of a token."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -78,10 +98,37 @@ class LiveSession:
     step_version: int = 0
     created_at: float = 0.0
     touched_at: float = 0.0
+    game: int = 1
+    scoring: bool = True
+    countdown: int = 0  # seconds to propose at each step; 0: as long as the step lasts
+    step_at: float = 0.0  # when the class was shown the current step
+    room_version: int = 0
 
     @property
     def history(self) -> list[tuple[Code, Feedback]]:
         """The guesses and replies the class sees."""
+        return self.line[: self.step]
+
+    @property
+    def deadline(self) -> float | None:
+        """When proposals for the current step close (None: no countdown)."""
+        return self.step_at + self.countdown if self.countdown else None
+
+
+@dataclass(frozen=True)
+class LiveGame:
+    """One game of a lesson: its board and strategy, its line, and how far the class saw it."""
+
+    game: int
+    size: GameSize
+    strategy: str
+    source: str
+    secret: Code | None
+    line: list[tuple[Code, Feedback]]
+    step: int
+
+    @property
+    def history(self) -> list[tuple[Code, Feedback]]:
         return self.line[: self.step]
 
 
@@ -101,6 +148,18 @@ def _session(row) -> LiveSession:
         row.step_version,
         row.created_at,
         row.touched_at,
+        row.game,
+        bool(row.scoring),
+        row.countdown,
+        row.step_at,
+        row.room_version,
+    )
+
+
+def current_game(session: LiveSession) -> LiveGame:
+    """The game the class plays now, as a lesson's game."""
+    return LiveGame(
+        session.game, session.size, session.strategy, session.source, session.secret, session.line, session.step
     )
 
 
@@ -113,9 +172,14 @@ def create_live(
     secret: Code | None,
     now: float,
     names: str = "typed",
+    scoring: bool = True,
+    countdown: int = 0,
 ) -> LiveSession:
     """A new session under a code ``new_code()`` draws (drawn again if taken)."""
     values = {
+        "scoring": int(scoring),
+        "countdown": countdown,
+        "step_at": now,
         "teacher": digest(teacher_token),
         **size_values(size),
         "strategy": strategy,
@@ -166,6 +230,7 @@ def set_step(code: str, seen: int, step: int, line: list[tuple[Code, Feedback]],
             .values(
                 line=format_history(kept),
                 step=step,
+                step_at=now,
                 version=live_sessions.c.version + 1,
                 step_version=live_sessions.c.version + 1,
                 touched_at=now,
@@ -175,40 +240,50 @@ def set_step(code: str, seen: int, step: int, line: list[tuple[Code, Feedback]],
     return _session(changed)
 
 
-def _changed(db, code: str, now: float) -> int:
-    """Count one change of the session; its new version."""
-    db.execute(
-        live_sessions.update()
-        .where(live_sessions.c.code == code)
-        .values(version=live_sessions.c.version + 1, touched_at=now)
-    )
+def _changed(db, code: str, now: float, room: bool = False) -> int:
+    """Count one change of the session (``room``: of who is in the room or
+    their names); its new version."""
+    values = {"version": live_sessions.c.version + 1, "touched_at": now}
+    if room:
+        values["room_version"] = live_sessions.c.version + 1
+    db.execute(live_sessions.update().where(live_sessions.c.code == code).values(**values))
     return db.execute(sa.select(live_sessions.c.version).where(live_sessions.c.code == code)).scalar_one()
+
+
+def _names(db, code: str, but: int = 0) -> set[str]:
+    """The names the room's students go by (but the one in seat ``but``)."""
+    query = sa.select(live_students.c.nickname).where(
+        live_students.c.code == code, live_students.c.removed == 0, live_students.c.seat != but
+    )
+    return set(db.execute(query).scalars())
 
 
 def add_student(
     code: str, token: str, nickname: str | Callable[[int], str], now: float, most: int
 ) -> tuple[Student, int]:
     """A new student in the session, in the next seat (``nickname`` may be a
-    function of the seat); (the student, the session's new version).
-    :class:`RoomClosed` while the room is locked, :class:`RoomFull` once it
-    has ``most`` students (removed ones included)."""
+    function of the seat; a name another student has gets a number);
+    (the student, the session's new version). :class:`RoomClosed` while the
+    room is locked, :class:`RoomFull` once ``most`` students are in it
+    (removed ones no longer count)."""
     with transaction() as db:
         row = db.execute(locked(sa.select(live_sessions).where(live_sessions.c.code == code))).first()
         if row is None:
             raise LiveNotFound(code)
         if row.locked:
             raise RoomClosed(code)
+        present = sa.func.sum(sa.case((live_students.c.removed == 0, 1), else_=0))
         seats = db.execute(
-            sa.select(sa.func.count(), sa.func.max(live_students.c.seat)).where(live_students.c.code == code)
+            sa.select(present, sa.func.max(live_students.c.seat)).where(live_students.c.code == code)
         ).one()
-        if seats[0] >= most:
+        if (seats[0] or 0) >= most:
             raise RoomFull(code)
         seat = (seats[1] or 0) + 1
-        name = nickname(seat) if callable(nickname) else nickname
+        name = distinct_name(nickname(seat) if callable(nickname) else nickname, _names(db, code))
         db.execute(
             live_students.insert().values(token=digest(token), code=code, seat=seat, nickname=name, joined_at=now)
         )
-        return Student(seat, name), _changed(db, code, now)
+        return Student(seat, name), _changed(db, code, now, room=True)
 
 
 def student_of(code: str, token: str) -> Student | None:
@@ -237,7 +312,24 @@ def remove_student(code: str, seat: int, now: float) -> int:
         )
         if not done.rowcount:
             raise NoSuchStudent(seat)
-        return _changed(db, code, now)
+        return _changed(db, code, now, room=True)
+
+
+def rename_student(code: str, seat: int, nickname: str, now: float) -> tuple[Student, int]:
+    """Give the student in ``seat`` another name (numbered if another
+    student has it); (the student, the new version). :class:`NoSuchStudent`
+    when no student of the session sits there."""
+    with transaction() as db:
+        db.execute(locked(sa.select(live_sessions.c.code).where(live_sessions.c.code == code)))
+        name = distinct_name(nickname, _names(db, code, but=seat))
+        done = db.execute(
+            live_students.update()
+            .where(live_students.c.code == code, live_students.c.seat == seat, live_students.c.removed == 0)
+            .values(nickname=name)
+        )
+        if not done.rowcount:
+            raise NoSuchStudent(seat)
+        return Student(seat, name), _changed(db, code, now, room=True)
 
 
 def set_locked(code: str, closed: bool, now: float) -> int:
@@ -247,9 +339,9 @@ def set_locked(code: str, closed: bool, now: float) -> int:
         return _changed(db, code, now)
 
 
-def cast_vote(code: str, token: str, step: int, guess: Code, now: float) -> tuple[bool, int]:
-    """Record the student's proposal for ``step`` (replacing an earlier
-    one); (whether it replaced one, the session's new version).
+def cast_vote(code: str, token: str, game: int, step: int, guess: Code, now: float) -> tuple[bool, int]:
+    """Record the student's proposal for ``step`` of ``game`` (replacing an
+    earlier one); (whether it replaced one, the session's new version).
     :class:`StepMoved` when the class no longer sees that step."""
     # A removed student's token never reaches here: the web layer refuses it first.
     student = digest(token)
@@ -257,12 +349,19 @@ def cast_vote(code: str, token: str, step: int, guess: Code, now: float) -> tupl
         row = db.execute(locked(sa.select(live_sessions).where(live_sessions.c.code == code))).first()
         if row is None:
             raise LiveNotFound(code)
-        if row.step != step:
+        if row.step != step or row.game != game:
             raise StepMoved(code)
-        key = (live_votes.c.code == code, live_votes.c.step == step, live_votes.c.student == student)
+        key = (
+            live_votes.c.code == code,
+            live_votes.c.game == game,
+            live_votes.c.step == step,
+            live_votes.c.student == student,
+        )
         earlier = db.execute(sa.select(live_votes.c.guess).where(*key)).scalar()
         if earlier is None:
-            db.execute(live_votes.insert().values(code=code, step=step, student=student, guess=str(guess), at=now))
+            db.execute(
+                live_votes.insert().values(code=code, game=game, step=step, student=student, guess=str(guess), at=now)
+            )
         else:
             db.execute(live_votes.update().where(*key).values(guess=str(guess), at=now))
         if earlier == str(guess):  # the same proposal again: nothing the teacher sees changes
@@ -276,53 +375,150 @@ def cast_vote(code: str, token: str, step: int, guess: Code, now: float) -> tupl
     return earlier is not None, row.version + 1
 
 
-def vote_of(code: str, token: str, step: int) -> str | None:
-    """The guess the student proposed at ``step``, if any."""
+def vote_of(code: str, token: str, game: int, step: int) -> str | None:
+    """The guess the student proposed at ``step`` of ``game``, if any."""
     return (
         connection()
         .execute(
             sa.select(live_votes.c.guess).where(
-                live_votes.c.code == code, live_votes.c.step == step, live_votes.c.student == digest(token)
+                live_votes.c.code == code,
+                live_votes.c.game == game,
+                live_votes.c.step == step,
+                live_votes.c.student == digest(token),
             )
         )
         .scalar()
     )
 
 
-def _counted():
-    """The votes that count: those of students still in the session."""
-    return sa.select(live_votes.c.step, live_votes.c.guess).join(
-        live_students, sa.and_(live_students.c.token == live_votes.c.student, live_students.c.removed == 0)
+def votes_of(code: str, token: str) -> dict[tuple[int, int], str]:
+    """Every proposal of the student: (game, step) → guess."""
+    query = sa.select(live_votes.c.game, live_votes.c.step, live_votes.c.guess).where(
+        live_votes.c.code == code, live_votes.c.student == digest(token)
     )
+    return {(game, step): guess for game, step, guess in connection().execute(query)}
 
 
-def votes(code: str) -> dict[int, Counter[str]]:
-    """Every step's proposals, counted by guess."""
+def votes(code: str, game: int) -> dict[int, Counter[str]]:
+    """Every step's proposals in ``game`` by students still in the room, counted by guess."""
+    query = (
+        sa.select(live_votes.c.step, live_votes.c.guess)
+        .join(live_students, sa.and_(live_students.c.token == live_votes.c.student, live_students.c.removed == 0))
+        .where(live_votes.c.code == code, live_votes.c.game == game)
+    )
     out: dict[int, Counter[str]] = {}
-    for step, guess in connection().execute(_counted().where(live_votes.c.code == code)):
+    for step, guess in connection().execute(query):
         out.setdefault(step, Counter())[guess] += 1
     return out
 
 
-def students(code: str) -> list[Student]:
-    """The students still in the session, by seat."""
-    query = (
-        sa.select(live_students.c.seat, live_students.c.nickname)
-        .where(live_students.c.code == code, live_students.c.removed == 0)
-        .order_by(live_students.c.seat)
+def students(code: str, removed: bool = False) -> list[Student]:
+    """The students in the session by seat (``removed``: those taken out too)."""
+    query = sa.select(live_students.c.seat, live_students.c.nickname, live_students.c.removed).where(
+        live_students.c.code == code
     )
-    return [Student(seat, nickname) for seat, nickname in connection().execute(query)]
+    if not removed:
+        query = query.where(live_students.c.removed == 0)
+    rows = connection().execute(query.order_by(live_students.c.seat))
+    return [Student(seat, nickname, bool(gone)) for seat, nickname, gone in rows]
 
 
-def ballots(code: str) -> list[tuple[int, Student, str]]:
-    """Every vote that counts, as (step, student, guess), by step and seat."""
+def ballots(code: str) -> list[tuple[int, int, Student, str]]:
+    """Every vote of the lesson, removed students' included, as (game,
+    step, student, guess), by game, step and seat."""
     query = (
-        sa.select(live_votes.c.step, live_students.c.seat, live_students.c.nickname, live_votes.c.guess)
+        sa.select(
+            live_votes.c.game,
+            live_votes.c.step,
+            live_students.c.seat,
+            live_students.c.nickname,
+            live_students.c.removed,
+            live_votes.c.guess,
+        )
         .join(live_students, live_students.c.token == live_votes.c.student)
-        .where(live_votes.c.code == code, live_students.c.removed == 0)
-        .order_by(live_votes.c.step, live_students.c.seat)
+        .where(live_votes.c.code == code)
+        .order_by(live_votes.c.game, live_votes.c.step, live_students.c.seat)
     )
-    return [(step, Student(seat, name), guess) for step, seat, name, guess in connection().execute(query)]
+    return [
+        (game, step, Student(seat, name, bool(gone)), guess)
+        for game, step, seat, name, gone, guess in connection().execute(query)
+    ]
+
+
+def past_games(code: str) -> list[LiveGame]:
+    """The lesson's games before the current one, in order."""
+    query = sa.select(live_games).where(live_games.c.code == code).order_by(live_games.c.game)
+    out = []
+    for row in connection().execute(query):
+        size = size_of(row)
+        out.append(
+            LiveGame(
+                row.game,
+                size,
+                row.strategy,
+                row.source,
+                Code.parse(row.secret, size) if row.secret else None,
+                parse_history(row.line, size) if row.line else [],
+                row.step,
+            )
+        )
+    return out
+
+
+def new_game(
+    code: str,
+    game: int,
+    size: GameSize,
+    strategy: str,
+    source: str,
+    secret: Code | None,
+    countdown: int,
+    now: float,
+) -> LiveSession:
+    """Keep the current game (the ``game``-th) with the lesson's earlier
+    ones and start the next in the same room: the seats, names and votes
+    stay. :class:`StepMoved` when another screen started one first."""
+    with transaction() as db:
+        row = db.execute(locked(sa.select(live_sessions).where(live_sessions.c.code == code))).first()
+        if row is None:
+            raise LiveNotFound(code)
+        if row.game != game:
+            raise StepMoved(code)
+        db.execute(
+            live_games.insert().values(
+                code=code,
+                game=row.game,
+                pegs=row.pegs,
+                colors=row.colors,
+                distinct_=row.distinct_,
+                distinct_guesses=row.distinct_guesses,
+                strategy=row.strategy,
+                source=row.source,
+                secret=row.secret,
+                line=row.line,
+                step=row.step,
+            )
+        )
+        db.execute(
+            live_sessions.update()
+            .where(live_sessions.c.code == code)
+            .values(
+                **size_values(size),
+                strategy=strategy,
+                source=source,
+                secret=None if secret is None else str(secret),
+                countdown=countdown,
+                game=row.game + 1,
+                line="",
+                step=0,
+                step_at=now,
+                version=live_sessions.c.version + 1,
+                step_version=live_sessions.c.version + 1,
+                touched_at=now,
+            )
+        )
+        changed = db.execute(sa.select(live_sessions).where(live_sessions.c.code == code)).one()
+    return _session(changed)
 
 
 def live_versions(codes: list[str]) -> dict[str, int]:
@@ -342,6 +538,7 @@ def expire_live(idle_before: float) -> int:
         for start in range(0, len(codes), 500):
             chunk = codes[start : start + 500]
             db.execute(live_votes.delete().where(live_votes.c.code.in_(chunk)))
+            db.execute(live_games.delete().where(live_games.c.code.in_(chunk)))
             db.execute(live_students.delete().where(live_students.c.code.in_(chunk)))
             db.execute(live_sessions.delete().where(live_sessions.c.code.in_(chunk)))
     return len(codes)

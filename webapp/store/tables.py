@@ -186,7 +186,31 @@ live_sessions = sa.Table(
     sa.Column("step_version", sa.Integer, nullable=False, server_default="0"),
     sa.Column("created_at", Seconds, nullable=False),
     sa.Column("touched_at", Seconds, nullable=False),
+    # A lesson is a string of games in one room: the current game's number
+    # (the earlier ones are in ``live_games``), whether proposals score
+    # points, how many seconds the class has to propose (0: no countdown)
+    # and when the current step was shown.
+    sa.Column("game", sa.Integer, nullable=False, server_default="1"),
+    sa.Column("scoring", sa.Integer, nullable=False, server_default="1"),
+    sa.Column("countdown", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("step_at", Seconds, nullable=False, server_default="0"),
+    # The version when the room (who is in it, their names) last changed.
+    sa.Column("room_version", sa.Integer, nullable=False, server_default="0"),
     sa.Index("live_sessions_by_touch", "touched_at"),
+)
+
+# The games of a lesson before the one the class plays now.
+live_games = sa.Table(
+    "live_games",
+    metadata,
+    sa.Column("code", sa.Text, sa.ForeignKey("live_sessions.code", ondelete="CASCADE"), primary_key=True),
+    sa.Column("game", sa.Integer, primary_key=True),
+    *size_columns(),
+    sa.Column("strategy", sa.Text, nullable=False),
+    sa.Column("source", sa.Text, nullable=False),
+    sa.Column("secret", sa.Text),
+    sa.Column("line", sa.Text, nullable=False, server_default=""),
+    sa.Column("step", sa.Integer, nullable=False, server_default="0"),
 )
 
 live_students = sa.Table(
@@ -209,6 +233,7 @@ live_votes = sa.Table(
     "live_votes",
     metadata,
     sa.Column("code", sa.Text, sa.ForeignKey("live_sessions.code", ondelete="CASCADE"), primary_key=True),
+    sa.Column("game", sa.Integer, primary_key=True, server_default="1"),
     sa.Column("step", sa.Integer, primary_key=True),
     sa.Column("student", sa.Text, sa.ForeignKey("live_students.token", ondelete="CASCADE"), primary_key=True),
     sa.Column("guess", sa.Text, nullable=False),

@@ -612,10 +612,13 @@ LIVE_CODE_LENGTH = 6
 MAX_NICKNAME = 20
 LiveSource = Literal["teacher", "random", "adversary"]
 LiveNames = Literal["typed", "generated", "hidden"]
+# Seconds the class has to propose each guess (0: no countdown).
+COUNTDOWNS = (0, 20, 30, 60)
+Countdown = Literal[COUNTDOWNS]  # type: ignore[valid-type]
 
 
-class LiveSettings(SizeFields):
-    """A live session: the game the teacher steps through with the class."""
+class LiveGameSettings(SizeFields):
+    """One game of a live lesson: the game the teacher steps through with the class."""
 
     strategy: Strategy = Field(DEFAULT_STRATEGY, description="The strategy whose game the class follows.")
     source: LiveSource = Field(
@@ -624,6 +627,20 @@ class LiveSettings(SizeFields):
         "or none (adversary: the codemaker answers with the reply that keeps the most codes).",
     )
     secret: CodeText = Field(None, description='The secret, for source "teacher"; refused for the others.')
+    countdown: Countdown = Field(
+        0,
+        description="Seconds the students have to propose each guess from the moment the step is shown "
+        "(0: no countdown); a later proposal is refused with 409.",
+    )
+
+
+class LiveSettings(LiveGameSettings):
+    """A live session: a room for a lesson, and its first game."""
+
+    scoring: bool = Field(
+        True,
+        description="Whether proposals score points (from their exact E) and the projector shows a scoreboard.",
+    )
     names: LiveNames = Field(
         "typed",
         description="How students are named: as they type (or anonymous), by friendly names the app gives in "
@@ -671,10 +688,46 @@ class LiveStudent(AnswerModel):
     nickname: str = Field(description='Their nickname ("" for none).')
 
 
+Bound = Literal["exact", "at_least", "at_most"]
+BOUND = 'Whether the figure beside is exact, or a bound ("at_least": the true figure is this or more).'
+
+
+class YourProposal(AnswerModel):
+    game: Annotated[int, Field(ge=1)] = Field(description="The lesson's game, counted from 1.")
+    step: Annotated[int, Field(ge=1)] = Field(description="The guess proposed, counted from 1.")
+    guess: Code
+    expected: float | None = Field(description="E of the proposal (null while worked out).")
+    expected_bound: Bound | None = Field(description=BOUND)
+    strategy_guess: Code | None = Field(description="The strategy's guess at that step.")
+    strategy_expected: float | None = Field(description="E of the strategy's guess.")
+    best_expected: float | None = Field(description="V: the least E any guess has there.")
+    best_expected_bound: Bound | None = Field(description=BOUND)
+    points: Count | None = Field(description="What the proposal scored (null while worked out).")
+
+
+class LiveYou(AnswerModel):
+    """A student's own results over the steps the class has gone past."""
+
+    id: Annotated[int, Field(ge=1)] = Field(description="The student's number in the session.")
+    nickname: str = Field(description="The name the room knows the student by.")
+    points: Count = Field(description="Points over the lesson so far.")
+    proposals: list[YourProposal]
+
+
+class StudentRename(RequestModel):
+    nickname: Annotated[str, Field(min_length=1, max_length=MAX_NICKNAME)] = Field(
+        description="The student's new name (a name another student has gets a number)."
+    )
+
+
 class LiveState(SizeAnswer):
     """What the class sees now; with the teacher's token, the votes too."""
 
     code: LiveCode
+    game: Annotated[int, Field(ge=1)] = Field(description="The lesson's game the class plays now, counted from 1.")
+    scoring: bool = Field(description="Whether proposals score points.")
+    countdown: Count = Field(description="Seconds to propose each guess from the moment it is shown (0: none).")
+    deadline: float = Field(None, description="When proposals for this step close (Unix seconds), with a countdown.")
     strategy: Strategy
     strategy_title: str = Field(description="The strategy as people name it, in the request's language.")
     source: LiveSource
@@ -698,6 +751,7 @@ class LiveState(SizeAnswer):
     )
     students: list[LiveStudent] = Field(None, description="With the teacher's token: the students in the room.")
     most_students: Count = Field(None, description="With the teacher's token: how many students may join.")
+    you: LiveYou = Field(None, description="With a student's token: their own results so far.")
 
 
 class StudentCreated(AnswerModel):
@@ -714,28 +768,48 @@ class VoteAccepted(AnswerModel):
 
 
 class ReportRow(AnswerModel):
+    game: Annotated[int, Field(ge=1)] = Field(description="The lesson's game, counted from 1.")
     step: Annotated[int, Field(ge=1)] = Field(description="The guess voted on, counted from 1.")
     student: Annotated[int, Field(ge=1)] = Field(description="The student's id.")
-    nickname: str
+    nickname: str = Field(description='The name the room shows ("Student 3" for one who gave none).')
+    removed: bool = Field(description="Whether the teacher took the student out of the room.")
     guess: Code
     expected: float | None = Field(description="E of the student's proposal (null while worked out).")
+    expected_bound: Bound | None = Field(description=BOUND)
     strategy_guess: Code | None = Field(description="The strategy's guess at that step.")
     strategy_expected: float | None = Field(description="E of the strategy's guess.")
+    strategy_expected_bound: Bound | None = Field(description=BOUND)
+    best_expected: float | None = Field(description="V: the least E any guess has there.")
+    best_expected_bound: Bound | None = Field(description=BOUND)
     difference: float | None = Field(description="expected less strategy_expected: below 0, better.")
+    difference_bound: Bound | None = Field(description=BOUND)
+    points: Count | None = Field(description="What the proposal scored, once the class went past the step.")
 
 
 class ReportStudent(AnswerModel):
     id: Annotated[int, Field(ge=1)]
     nickname: str
+    removed: bool = Field(description="Whether the teacher took the student out of the room.")
     proposals: Count = Field(description="Steps the student proposed a guess at.")
-    as_good: Count = Field(description="Proposals as good as the strategy's guess, or better (by E).")
+    as_good: Count = Field(
+        description="Proposals as good as the strategy's guess, or better, by exact E (a bound never counts)."
+    )
+    points: Count = Field(description="Points over the lesson.")
+
+
+class ReportGame(SizeAnswer):
+    game: Annotated[int, Field(ge=1)]
+    strategy: Strategy
+    guesses: Count = Field(description="Guesses the class saw.")
+    solved: bool
 
 
 class LiveReport(AnswerModel):
-    """A live session's report: every proposal against the strategy's guess."""
+    """A live lesson's report: every proposal against the strategy's guess, game by game."""
 
     code: LiveCode
-    strategy: Strategy
+    strategy: Strategy = Field(description="The current game's strategy.")
+    games: list[ReportGame]
     complete: bool = Field(description="False while some E is still being worked out: ask again.")
     rows: list[ReportRow]
     students: list[ReportStudent]

@@ -17,8 +17,8 @@ from ..errors import error_response
 from ..forms import move_number
 from ..limits import creating, live_joining, live_voting
 from ..links import external_url
-from ..schemas import MAX_NICKNAME
-from . import access, screens, service
+from ..schemas import COUNTDOWNS, MAX_NICKNAME, LiveGameSettings
+from . import access, exports, screens, service
 from .blueprints import bp
 
 SOURCES = ("random", "teacher", "adversary")
@@ -53,7 +53,14 @@ def new_page(form, error: str | None = None, status: int = 200):
         size = None
     strategies = [s for s in PRESETS.values() if size is None or offered(s, size)]
     return render_template(
-        "live/new.html", form=kept, error=error, strategies=strategies, sources=SOURCES, names=NAMES, size=None
+        "live/new.html",
+        form=kept,
+        error=error,
+        strategies=strategies,
+        sources=SOURCES,
+        names=NAMES,
+        countdowns=COUNTDOWNS,
+        size=None,
     ), status
 
 
@@ -77,9 +84,21 @@ def create():
 # --- the teacher -------------------------------------------------------------------------------------
 
 
-def projector(session: service.LiveSession, error: str | None = None, status: int = 200):
+def game_form_context(form=None) -> dict:
+    """What the next game's form offers (the teacher's last values kept)."""
+    kept = {k: v for k, v in (form or {}).items() if k != "secret"}
+    return {
+        "game_form": kept,
+        "game_strategies": list(PRESETS.values()),
+        "sources": SOURCES,
+        "countdowns": COUNTDOWNS,
+    }
+
+
+def projector(session: service.LiveSession, error: str | None = None, status: int = 200, form=None):
     """The projector: the whole page, or the part htmx swaps."""
     context = screens.teacher_context(session, room_oob=is_htmx())
+    context.update(game_form_context(form))
     if is_htmx():
         page = render_template("live/_projector.html", error=error, **context)
     else:
@@ -118,6 +137,18 @@ def step(code):
     return redirect(url_for("live.teach", code=session.code), 303)
 
 
+@bp.post("/live/<code>/games")
+def next_game(code):
+    """The lesson's next game in the same room."""
+    session = taught(code)
+    try:
+        session = service.next_game(session, service.settings_of(request.form, LiveGameSettings))
+    except service.Refused as exc:
+        if exc.status != 409:
+            return projector(session, str(exc), exc.status, form=request.form)
+    return redirect(url_for("live.teach", code=session.code), 303)
+
+
 @bp.get("/live/<code>/votes")
 def votes_fragment(code):
     """The projector's proposals, asked for again while their E is worked out."""
@@ -143,6 +174,16 @@ def remove(code, seat):
     return room_changed(session)
 
 
+@bp.post("/live/<code>/students/<int:seat>/rename")
+def rename(code, seat):
+    session = taught(code)
+    try:
+        service.rename(session, seat, request.form.get("nickname"))
+    except service.Refused as exc:
+        return room_changed(session, str(exc), exc.status)
+    return room_changed(session)
+
+
 @bp.post("/live/<code>/lock")
 def lock(code):
     session = taught(code)
@@ -158,12 +199,10 @@ def report(code):
     return render_template("live/report.html", report=screens.report(session), **context)
 
 
-@bp.get("/live/<code>/report.csv")
-def report_download(code):
+@bp.get("/live/<code>/report.<any(csv, xlsx):kind>")
+def report_download(code, kind):
     session = taught(code)
-    response = Response(screens.report_csv(screens.report(session)), mimetype="text/csv")
-    response.headers["Content-Disposition"] = f'attachment; filename="live-{session.code}.csv"'
-    return response
+    return exports.download(session, screens.report(session), kind)
 
 
 # --- the students ------------------------------------------------------------------------------------
@@ -198,6 +237,12 @@ def join():
         return join_page(error=gettext("Enter the join code shown on the teacher's screen."), status=400)
     try:
         session = service.find(code, *access.tokens(code))
+        earlier = service.student_of(session, request.cookies.get(access.student_cookie(session.code)))
+        if session.names == "typed" and "nickname" not in request.form and earlier is None:
+            # The code alone: now the name, on the session's own join page (unless nobody new may join).
+            if session.locked:
+                raise service.room_closed()
+            return redirect(url_for("live.join_code", code=session.code), 303)
         _, token = service.join(session, nickname, request.cookies.get(access.student_cookie(session.code)))
     except service.Refused as exc:
         return join_page(code, str(exc), nickname[: MAX_NICKNAME * 2], exc.status)
@@ -210,11 +255,32 @@ def student_page(session, student, vote_error: str | None = None, status: int = 
     page = render_template(
         "live/student.html",
         student=student,
-        my_vote=store.live.vote_of(session.code, token, session.step) if token and vote_error is None else None,
+        my_vote=store.live.vote_of(session.code, token, session.game, session.step)
+        if token and vote_error is None
+        else None,
         vote_error=vote_error,
+        mine=screens.my_results(session, student, token) if token else None,
         **screens.screen(session),
     )
     return access.renewed(Response(page, status), session.code)
+
+
+@bp.get("/live/<code>/you")
+def you(code):
+    """A student's own results: swapped in by the phone after each step."""
+    session = access.found(code)
+    token = request.cookies.get(access.student_cookie(session.code))
+    student = service.student_of(session, token)
+    if student is None or student.removed:
+        return error_response(403, service.removed_words() if student else gettext("Join first."))
+    return access.renewed(
+        Response(
+            render_template(
+                "live/_you.html", mine=screens.my_results(session, student, token), **screens.screen(session)
+            )
+        ),
+        session.code,
+    )
 
 
 @bp.get("/live/<code>")

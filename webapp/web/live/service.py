@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from typing import Literal, get_args, get_origin
 
 from flask import current_app
 from flask_babel import gettext, ngettext
@@ -26,11 +27,14 @@ from ..contract import validation_words
 from ..limits import count_wrong_code, know_session, knows_session, within_wrong_codes
 from ..names import player_name
 from ..positions import explained
-from ..schemas import LIVE_ALPHABET, LIVE_CODE_LENGTH, MAX_NICKNAME, LiveSettings
+from ..schemas import LIVE_ALPHABET, LIVE_CODE_LENGTH, MAX_NICKNAME, LiveGameSettings, LiveSettings
 from .nicknames import nickname
 
 LiveSession = store.live.LiveSession
 Student = store.live.Student
+# A proposal sent as the countdown ends still counts if it arrives within
+# this many seconds (a phone's clock and the network are not exact).
+LATE_GRACE_SECONDS = 1.0
 
 
 class Refused(SettingsError):
@@ -128,27 +132,36 @@ def publish(session: LiveSession, version: int) -> None:
 # --- starting a session -------------------------------------------------------------------------------
 
 
-def settings_of(form) -> LiveSettings:
-    """A new session's settings from the classroom's form, read by the
-    model the API's body is: numbers and yes-or-no written as forms write
-    them, empty fields left out."""
+def numeric(annotation) -> bool:
+    """Whether a field holds a number (an int, or a choice of ints)."""
+    return annotation is int or (
+        get_origin(annotation) is Literal and all(isinstance(a, int) for a in get_args(annotation))
+    )
+
+
+def settings_of(form, model: type[LiveGameSettings] = LiveSettings) -> LiveGameSettings:
+    """A new session's (or game's) settings from the classroom's form, read
+    by the model the API's body is: numbers and yes-or-no written as forms
+    write them, empty fields left out. A checkbox left unticked is "no"."""
     data: dict = {}
-    for name, field in LiveSettings.model_fields.items():
+    for name, field in model.model_fields.items():
         value = form.get(name)
+        if value is None and field.annotation is bool and form.get(f"{name}-shown"):
+            value = "no"  # a checkbox the form showed, left unticked
         if value is None or (value == "" and field.annotation is not bool):
             continue
         if field.annotation is bool:
             text = str(value).strip().lower()
             data[name] = text in YES if text in YES | NO else value
-        elif field.annotation is int:
+        elif numeric(field.annotation):
             number = small_number(value)
             data[name] = value if number is None else number
         else:
             data[name] = value
     try:
-        return LiveSettings.model_validate(data)
+        return model.model_validate(data)
     except ValidationError as exc:
-        raise Refused(validation_words(LiveSettings, exc), 400) from None
+        raise Refused(validation_words(model, exc), 400) from None
 
 
 def drawable(strategy, size: GameSize) -> None:
@@ -170,8 +183,10 @@ def drawable(strategy, size: GameSize) -> None:
         ) from None
 
 
-def create(settings: LiveSettings) -> tuple[LiveSession, str]:
-    """A new session and its teacher's token."""
+def game_of(settings: LiveGameSettings) -> tuple[GameSize, Code | None]:
+    """The board and the secret of a new game, once its settings are
+    checked: a strategy this board offers, a secret exactly when the
+    teacher types one, and steps a page can draw."""
     try:
         size = GameSize(settings.pegs, settings.colors, settings.distinct, settings.distinct_guesses)
         strategy = get_strategy(settings.strategy)
@@ -192,12 +207,50 @@ def create(settings: LiveSettings) -> tuple[LiveSession, str]:
         drawable(strategy, size)
     except MastermindError as exc:
         raise refused(exc) from None
+    return size, secret
+
+
+def create(settings: LiveSettings) -> tuple[LiveSession, str]:
+    """A new session and its teacher's token."""
+    size, secret = game_of(settings)
     token = secrets.token_urlsafe(24)
     session = store.live.create_live(
-        new_code, token, size, strategy.name, settings.source, secret, time.time(), settings.names
+        new_code,
+        token,
+        size,
+        get_strategy(settings.strategy).name,
+        settings.source,
+        secret,
+        time.time(),
+        settings.names,
+        settings.scoring,
+        settings.countdown,
     )
     know_session(session.code)
     return session, token
+
+
+def next_game(session: LiveSession, settings: LiveGameSettings) -> LiveSession:
+    """The next game of the lesson in the same room: every student keeps
+    their seat, name and points, and their screens follow into it."""
+    size, secret = game_of(settings)
+    try:
+        started = store.live.new_game(
+            session.code,
+            session.game,
+            size,
+            get_strategy(settings.strategy).name,
+            settings.source,
+            secret,
+            settings.countdown,
+            time.time(),
+        )
+    except store.live.StepMoved:
+        raise Refused(
+            gettext("Another of the teacher's screens started a new game first: read the state again."), 409
+        ) from None
+    publish(started, started.version)
+    return started
 
 
 # --- the teacher --------------------------------------------------------------------------------------
@@ -235,14 +288,35 @@ def step(session: LiveSession, to: int | None) -> LiveSession:
     return moved
 
 
+def no_such_student(seat: int) -> Refused:
+    return Refused(gettext("No student of this session has the number %(seat)d.", seat=seat), 404)
+
+
 def remove(session: LiveSession, seat: int) -> None:
-    """Take a student out of the session: their votes stop counting and
-    their browser cannot join it again."""
+    """Take a student out of the session: their votes stop counting (they
+    stay in the report, marked), their screen is told at once, and their
+    browser cannot join it again."""
     try:
         version = store.live.remove_student(session.code, seat, time.time())
     except store.live.NoSuchStudent:
-        raise Refused(gettext("No student of this session has the number %(seat)d.", seat=seat), 404) from None
+        raise no_such_student(seat) from None
     publish(session, version)
+
+
+def rename(session: LiveSession, seat: int, typed) -> Student:
+    """Give a student another name (numbered if another student has it)."""
+    try:
+        name = player_name(typed, MAX_NICKNAME)
+    except MastermindError as exc:
+        raise refused(exc, 400) from None
+    if not name:
+        raise Refused(gettext("Type the student's new name."), 400)
+    try:
+        student, version = store.live.rename_student(session.code, seat, name, time.time())
+    except store.live.NoSuchStudent:
+        raise no_such_student(seat) from None
+    publish(session, version)
+    return student
 
 
 def lock(session: LiveSession, closed: bool) -> LiveSession:
@@ -280,9 +354,7 @@ def join(session: LiveSession, typed, token: str | None = None) -> tuple[Student
     try:
         student, version = store.live.add_student(session.code, token, given, time.time(), most_students())
     except store.live.RoomClosed:
-        raise Refused(
-            gettext("The teacher has closed this room: nobody new can join now. Ask the teacher to open it."), 409
-        ) from None
+        raise room_closed() from None
     except store.live.RoomFull:
         most = most_students()
         raise Refused(
@@ -296,6 +368,12 @@ def join(session: LiveSession, typed, token: str | None = None) -> tuple[Student
     publish(session, version)
     know_session(session.code)
     return student, token
+
+
+def room_closed() -> Refused:
+    return Refused(
+        gettext("The teacher has closed this room: nobody new can join now. Ask the teacher to open it."), 409
+    )
 
 
 def solved(session: LiveSession) -> bool:
@@ -323,9 +401,19 @@ def vote(session: LiveSession, token: str | None, step_seen: int | None, text) -
         raise moved
     if solved(session):
         raise Refused(gettext("The game is solved: there is nothing left to vote on."), 409)
+    now = time.time()
+    if session.deadline is not None and now > session.deadline + LATE_GRACE_SECONDS:
+        raise Refused(
+            ngettext(
+                "Time is up: proposals for this guess closed %(num)d second after the teacher showed the step.",
+                "Time is up: proposals for this guess closed %(num)d seconds after the teacher showed the step.",
+                session.countdown,
+            ),
+            409,
+        )
     try:
         guess = read_vote(session, text)
-        replaced, version = store.live.cast_vote(session.code, str(token), session.step, guess, time.time())
+        replaced, version = store.live.cast_vote(session.code, str(token), session.game, session.step, guess, now)
     except store.live.StepMoved:
         raise moved from None
     except MastermindError as exc:

@@ -126,8 +126,12 @@ def events(code):
     votes_every = float(config["LIVE_VOTES_SECONDS"])
     after = resume_after()
 
+    token = None if teacher else access.student_token(session.code)
+
     def stream():
         sent, seen, votes_sent = after, after, -votes_every
+        room_sent = after if after >= 0 else -1
+        room_checked = session.room_version
         ends = time.monotonic() + length
         try:
             with hub.follow(session.code, address) as followed:
@@ -140,11 +144,19 @@ def events(code):
                     except store.live.LiveNotFound:
                         yield ended(gettext("This live session has ended."), max(sent, 0))
                         return
+                    if student is not None and now.room_version > room_checked:
+                        # The room changed: a student the teacher removed stops following at once.
+                        room_checked = now.room_version
+                        me = service.student_of(now, token)
+                        if me is None or me.removed:
+                            yield ended(service.removed_words(), now.version)
+                            return
                     if now.step_version > sent:
                         if teacher:
                             html = render_template(
                                 "live/_projector.html", announce=True, **screens.teacher_context(now, room_oob=True)
                             )
+                            room_sent = now.version
                         else:
                             html = student_fragment(now)
                         yield event("step", html, now.version)
@@ -155,9 +167,13 @@ def events(code):
                             store.hand_back()
                             hub.wait(followed, now.version, min(wait, max(ends - time.monotonic(), 0)), client_gone)
                             continue
-                        html = render_template("live/_votes.html", **screens.teacher_context(now, room_oob=True))
+                        # The room panel goes along only when the room changed since it was last sent.
+                        room = now.room_version > room_sent
+                        html = render_template("live/_votes.html", **screens.teacher_context(now, room_oob=room))
                         yield event("votes", html, now.version)
                         sent, votes_sent = now.version, time.monotonic()
+                        if room:
+                            room_sent = now.version
                     seen = max(seen, now.version)
                     store.hand_back()
                     left = ends - time.monotonic()
