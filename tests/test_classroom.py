@@ -7,6 +7,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import re
 import selectors
 import signal
 import socket
@@ -15,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import segno
 
 from webapp import classroom, create_app
 from webapp.classroom import app_environment, banner, interface_addresses, lan_addresses
@@ -119,10 +121,89 @@ def test_this_machines_names_are_the_apps():
 def test_the_banner_shows_the_join_address_its_qr_code_and_what_to_do():
     shown = banner("http://192.168.1.23:5000", ["10.0.0.5"], 5000)
     assert "http://192.168.1.23:5000/join" in shown and "http://10.0.0.5:5000/join" in shown
-    assert sum("█" in line for line in shown.splitlines()) >= 10
+    assert sum("▀" in line for line in shown.splitlines()) >= 10
     assert "hotspot" in shown
+    assert all(len(line) <= 80 for line in shown.splitlines() if "▀" not in line)  # an 80-column terminal
     alone = banner(None, [], 5000)
-    assert "No network address found" in alone and "http://127.0.0.1:5000/" in alone and "█" not in alone
+    assert "No network address found" in alone and "http://127.0.0.1:5000/" in alone and "▀" not in alone
+
+
+# --- the QR code in the terminal --------------------------------------------------------------------
+
+ESCAPE = re.compile(r"\033\[([0-9;]*)m")
+
+
+def drawn_modules(text: str) -> list[list[bool]]:
+    """The modules a terminal shows for ``text`` (True for dark), read back
+    from its colours: each upper half block is the foreground's module over
+    the background's. Every line must set both colours itself, so nothing
+    depends on the terminal's own."""
+    modules = []
+    for line in text.splitlines():
+        fore = back = None
+        upper, lower = [], []
+        for piece in re.split(f"({ESCAPE.pattern})", line):
+            if not piece or ESCAPE.fullmatch(piece):
+                continue
+            if re.fullmatch(r"[0-9;]*", piece):  # an escape's parameters (the split's inner group)
+                codes = piece.split(";")
+                if codes == ["0"]:
+                    fore = back = None
+                for i in range(len(codes) - 2):
+                    if codes[i + 1] == "5" and codes[i] in ("38", "48"):
+                        colour = {classroom.DARK: True, classroom.LIGHT: False}[int(codes[i + 2])]
+                        fore, back = (colour, back) if codes[i] == "38" else (fore, colour)
+                continue
+            assert set(piece) == {"▀"}, repr(piece)  # nothing drawn in the terminal's own colours
+            assert fore is not None and back is not None, "a module drawn before both colours are set"
+            upper += [fore] * len(piece)
+            lower += [back] * len(piece)
+        assert line.endswith("\033[0m")  # the terminal's colours back after each line
+        modules += [upper, lower]
+    return modules
+
+
+def test_the_qr_code_is_dark_on_light_whatever_the_terminals_colours():
+    url = "http://192.168.1.23:5000/join"
+    drawn = drawn_modules(classroom.qr_code(url))
+    # The code's own modules (segno's matrix), surrounded by four light modules
+    # on every side (the standard's quiet zone); its 37 rows take 19 lines, the
+    # last line's lower half one more light row.
+    matrix = [[bool(m) for m in row] for row in segno.make_qr(url, error="m").matrix]
+    quiet = classroom.QUIET_ZONE
+    assert quiet == 4 and len(drawn) == len(matrix) + 2 * quiet + 1
+    assert all(len(row) == len(matrix) + 2 * quiet for row in drawn)
+    assert [row[quiet:-quiet] for row in drawn[quiet : quiet + len(matrix)]] == matrix
+    border = drawn[:quiet] + drawn[quiet + len(matrix) :] + [row[:quiet] + row[-quiet:] for row in drawn]
+    assert not any(any(row) for row in border)  # light all round
+    assert drawn[quiet][quiet : quiet + 7] == [True] * 7  # a finder pattern's dark edge, top left
+
+
+def test_the_banner_speaks_the_machines_language():
+    german = banner("http://192.168.1.23:5000", ["10.0.0.5"], 5000, classroom.translations({"LANG": "de_DE.UTF-8"}))
+    assert "Die Schüler öffnen http://192.168.1.23:5000/join oder scannen diesen Code:" in german
+    assert "(auch unter http://10.0.0.5:5000/join)" in german and "Strg+C beendet den Server." in german
+    assert "Ctrl+C" not in german and "Students open" not in german
+    alone = banner(None, [], 5000, classroom.translations({"LANG": "de_DE.UTF-8"}))
+    assert "Keine Netzwerkadresse gefunden" in alone and "http://127.0.0.1:5000/live/new" in alone
+    spanish = banner(
+        "http://192.168.1.23:5000", [], 5000, classroom.translations({"LC_ALL": "es_ES.UTF-8", "LANG": "de"})
+    )
+    assert "Los estudiantes abren http://192.168.1.23:5000/join o escanean este código:" in spanish
+    for env in ({"LANG": "C.UTF-8"}, {"LANG": "fr_FR.UTF-8"}, {"LANGUAGE": "en_GB:de", "LANG": "de_DE.UTF-8"}, {}):
+        assert "Ctrl+C stops the server." in banner(None, [], 5000, classroom.translations(env)), env
+    assert "Strg+C" in banner(None, [], 5000, classroom.translations({"LANGUAGE": "fr:de_AT", "LANG": "es"}))
+
+
+def test_a_catalogue_not_yet_compiled_is_read_from_its_po_file(monkeypatch, tmp_path):
+    po = classroom.TRANSLATIONS / "de" / "LC_MESSAGES" / "messages.po"
+    (tmp_path / "de" / "LC_MESSAGES").mkdir(parents=True)
+    (tmp_path / "de" / "LC_MESSAGES" / "messages.po").write_bytes(po.read_bytes())
+    monkeypatch.setattr(classroom, "TRANSLATIONS", tmp_path)
+    assert (
+        classroom.translations({"LANG": "de_DE.UTF-8"}).gettext("Ctrl+C stops the server.")
+        == "Strg+C beendet den Server."
+    )
 
 
 # --- a refused Host ---------------------------------------------------------------------------------
@@ -236,7 +317,10 @@ def test_the_launcher_serves_the_phones_address(tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.endswith(("PUBLIC_URL", "TRUSTED_HOSTS"))}
     for name in ("DATABASE_URL", "REDIS_URL", "WEB_CONCURRENCY", "MASTERMIND_DATABASE_URL", "MASTERMIND_REDIS_URL"):
         env.pop(name, None)
+    for name in classroom.LANGUAGE_VARIABLES:
+        env.pop(name, None)
     env.update(
+        LANG="de_DE.UTF-8",  # a German teacher's laptop
         CLASSROOM_ADDRESS="127.0.0.2",
         MASTERMIND_DATABASE=str(tmp_path / "classroom.sqlite3"),
         MASTERMIND_WARM_UP="false",
@@ -251,9 +335,10 @@ def test_the_launcher_serves_the_phones_address(tmp_path):
         start_new_session=True,
     )
     try:
-        shown = read_until(process, b"Ctrl+C stops the server.")  # printed once the port listens
+        shown = read_until(process, b"Strg+C beendet den Server.")  # printed once the port listens
         site = f"http://127.0.0.2:{port}"
-        assert f"{site}/join" in shown and sum("█" in line for line in shown.splitlines()) >= 10
+        assert f"Die Schüler öffnen {site}/join oder scannen diesen Code:" in shown
+        assert len(drawn_modules("\n".join(line.lstrip() for line in shown.splitlines() if "▀" in line))) >= 30
 
         status, page = call("127.0.0.2", port, "GET", "/join")  # Host: 127.0.0.2:<port>, as a phone sends it
         assert status == 200 and 'action="/join"' in page

@@ -8,20 +8,29 @@ a phone can open, and ``TRUSTED_HOSTS`` holding those addresses and this
 machine's own names; then prints the students' address and its QR code.
 Without a network it serves this machine alone, as ``make run`` does.
 
-Standard library, gunicorn and segno only: the app itself is loaded by the
-worker, as under ``make serve``. ``CLASSROOM_ADDRESS`` (comma-separated)
-names the addresses to give out when the search picks the wrong ones."""
+It speaks the machine's language (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``
+or ``LANG``, as gettext reads them) from the app's own catalogues, and draws
+the QR code dark on light whatever the terminal's colours.
+
+Standard library, gunicorn, segno and Babel only: the app itself is loaded
+by the worker, as under ``make serve``. ``CLASSROOM_ADDRESS``
+(comma-separated) names the addresses to give out when the search picks the
+wrong ones."""
 
 from __future__ import annotations
 
 import argparse
+import gettext
+import io
 import ipaddress
 import json
 import os
 import re
 import socket
 import subprocess
+import textwrap
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from . import ROOT
@@ -50,6 +59,20 @@ ANY_REMOTE = ("203.0.113.1", 9)
 # job threads inside it take the other cores for the heavy work.
 # WEB_CONCURRENCY still asks for more.
 WORKERS = 1
+# The app's catalogues (webapp.web.i18n's), and the variables gettext reads
+# the machine's language from, first set first.
+TRANSLATIONS = Path(ROOT) / "webapp" / "translations"
+LANGUAGE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+# The QR code in the terminal: a quiet zone of four modules (the standard's),
+# and each module's colour set outright (the 256-colour palette's black and
+# white, which terminal themes leave alone), so it reads on a light terminal
+# as on a dark one. Each character is two modules, the upper one drawn.
+QUIET_ZONE = 4
+DARK, LIGHT = 16, 231
+UPPER_HALF = "\u2580"
+RESET = "\033[0m"
+# The banner's sentences are wrapped to fit an 80-column terminal.
+WIDTH = 78
 
 
 def lan_addresses(candidates: Iterable[str], interfaces: Iterable[tuple[str, str]] = ()) -> list[str]:
@@ -159,43 +182,125 @@ def app_environment(addresses: list[str], port: int, env: Mapping[str, str]) -> 
     }
 
 
-def qr_code(url: str) -> str:
-    """``url`` as a QR code in text (half blocks, light on the terminal's dark ground)."""
-    import io
+def machine_languages(env: Mapping[str, str]) -> list[str]:
+    """The languages this machine asks for, as gettext reads them: the first
+    of ``LANGUAGE`` (a list), ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` set.
 
+    >>> machine_languages({"LANG": "de_DE.UTF-8", "LC_ALL": "es_ES.UTF-8"})
+    ['es_ES.UTF-8']
+    """
+    for name in LANGUAGE_VARIABLES:
+        if env.get(name):
+            return env[name].split(":")
+    return []
+
+
+def catalogue(languages: Iterable[str]) -> Path | None:
+    """The app's catalogue (``.po``) for the first of ``languages`` it
+    speaks (``de_AT.UTF-8`` finds ``de``), or None for English: the app's
+    own words, and what ``C`` and ``POSIX`` ask for.
+
+    >>> catalogue(["C.UTF-8", "de"]) is None
+    True
+    >>> catalogue(["fr_FR", "es_MX.UTF-8"]).parent.parent.name
+    'es'
+    """
+    for language in languages:
+        name = re.split(r"[.@]", language)[0]
+        if name in ("C", "POSIX", "en") or name.startswith("en_"):
+            return None
+        for tag in (name, name.split("_")[0]):
+            po = TRANSLATIONS / tag / "LC_MESSAGES" / "messages.po"
+            if tag and po.exists():
+                return po
+    return None
+
+
+def translations(env: Mapping[str, str]) -> gettext.NullTranslations:
+    """The app's words in the machine's language (English when the app
+    does not speak it): the compiled catalogue, or its ``.po`` when that is
+    newer or alone (before ``make compile-messages`` has run)."""
+    po = catalogue(machine_languages(env))
+    if po is None:
+        return gettext.NullTranslations()
+    mo = po.with_suffix(".mo")
+    if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+        with mo.open("rb") as fh:
+            return gettext.GNUTranslations(fh)
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    compiled = io.BytesIO()
+    with po.open("rb") as fh:
+        write_mo(compiled, read_po(fh))
+    compiled.seek(0)
+    return gettext.GNUTranslations(compiled)
+
+
+def qr_code(url: str) -> str:
+    """``url`` as a QR code in text: dark modules on light, quiet zone
+    included, each colour set outright, two rows of modules to a line."""
     import segno
 
-    out = io.StringIO()
-    segno.make_qr(url, error="m").terminal(out=out, compact=True, border=2)
-    return out.getvalue()
+    rows = [list(row) for row in segno.make_qr(url, error="m").matrix_iter(border=QUIET_ZONE)]
+    if len(rows) % 2:
+        rows.append([0] * len(rows[0]))  # half a row more of quiet zone
+    lines = []
+    for upper, lower in zip(rows[::2], rows[1::2]):
+        line, fore, back = "", None, None
+        for top, bottom in zip(upper, lower):
+            colours = []  # only what changed since the character before
+            if top != fore:
+                colours.append(f"38;5;{DARK if top else LIGHT}")
+            if bottom != back:
+                colours.append(f"48;5;{DARK if bottom else LIGHT}")
+            line += (f"\033[{';'.join(colours)}m" if colours else "") + UPPER_HALF
+            fore, back = top, bottom
+        lines.append(line + RESET)
+    return "\n".join(lines) + "\n"
 
 
-def banner(public: str | None, others: list[str], port: int) -> str:
-    """What the terminal shows once the server listens."""
+def banner(public: str | None, others: list[str], port: int, words: gettext.NullTranslations | None = None) -> str:
+    """What the terminal shows once the server listens, in ``words``'
+    language (English without them), each sentence wrapped to ``WIDTH``."""
+    _ = (words or gettext.NullTranslations()).gettext
+
+    def said(sentence: str, indent: str = "") -> list[str]:
+        return textwrap.wrap(sentence, WIDTH, initial_indent=indent, subsequent_indent=indent, break_long_words=False)
+
     if public is None:
+        alone = f"http://{THIS_MACHINE}:{port}{CLASSROOM_PATH}"
         return "\n".join(
             [
                 "",
-                "No network address found: phones cannot reach this computer.",
-                f"Serving this computer alone: http://{THIS_MACHINE}:{port}{CLASSROOM_PATH}",
-                "To let phones join, connect this computer to a Wi-Fi network (a phone's hotspot will do)",
-                "and run make classroom again. Ctrl+C stops the server.",
+                *said(_("No network address found: phones cannot reach this computer.")),
+                *said(_("Serving this computer alone: %(url)s") % {"url": alone}),
+                *said(
+                    _(
+                        "To let phones join, connect this computer to a Wi-Fi network (a phone's hotspot will do) "
+                        "and run make classroom again."
+                    )
+                ),
+                _("Ctrl+C stops the server."),
                 "",
             ]
         )
     site = public.rstrip("/")
-    lines = ["", "Mastermind lab: a live classroom", "", f"  Students open   {site}{JOIN_PATH}", "  or scan:", ""]
-    lines += ["  " + row for row in qr_code(site + JOIN_PATH).splitlines()]
-    lines += [""] + [f"  (also at        http://{other}:{port}{JOIN_PATH})" for other in others]
+    lines = ["", _("Mastermind lab: a live classroom"), ""]
+    lines += said(_("Students open %(url)s or scan this code:") % {"url": site + JOIN_PATH}, "  ")
+    lines += ["", *("  " + row for row in qr_code(site + JOIN_PATH).splitlines()), ""]
+    lines += ["  " + _("(also at %(url)s)") % {"url": f"http://{other}:{port}{JOIN_PATH}"} for other in others]
+    lines += said(_("Teacher: open %(url)s to start a live session.") % {"url": site + CLASSROOM_PATH}, "  ")
     lines += [
-        f"  Teacher: open   {site}{CLASSROOM_PATH}  to start a live session.",
         "",
-        "Phones cannot connect? The school network may keep devices apart: turn on a phone's hotspot,",
-        "connect this computer and the phones to it, and run make classroom again.",
-        "Ctrl+C stops the server.",
-        "",
+        *said(
+            _(
+                "Phones cannot connect? The school network may keep devices apart: turn on a phone's hotspot, "
+                "connect this computer and the phones to it, and run make classroom again."
+            )
+        ),
     ]
-    return "\n".join(lines)
+    return "\n".join([*lines, _("Ctrl+C stops the server."), ""])
 
 
 def serve(bind: str, settings: Mapping[str, object]) -> None:
@@ -222,7 +327,7 @@ def main(argv: list[str] | None = None) -> None:
     addresses = [args.host] if one_address else find_addresses(os.environ)
     os.environ.update(app_environment(addresses, args.port, os.environ))
     public = os.environ.get("MASTERMIND_PUBLIC_URL") if addresses else None
-    shown = banner(public, addresses[1:], args.port)
+    shown = banner(public, addresses[1:], args.port, translations(os.environ))
 
     def when_ready(server):
         print(shown, flush=True)
