@@ -292,6 +292,53 @@ def test_codes_cannot_be_enumerated(strict_app):
     assert client.get(f"/api/live/{session['code']}", headers=bearer(pupil), environ_base=stranger).status_code == 200
 
 
+def later(app, seconds: float) -> None:
+    """As if ``seconds`` had passed for the rate limits: every counter's
+    window, kept in the app's database, ends that much sooner."""
+    with app.app_context():
+        sql("UPDATE rate_limits SET expires = expires - :s", s=seconds)
+
+
+def minutes_said(answer) -> int:
+    """The wait a 429's sentence names, in minutes; it is never shorter than its Retry-After."""
+    minutes = int(re.search(r"try again in (\d+) minutes?\b", answer.get_json()["error"]).group(1))
+    assert answer.status_code == 429 and 0 < int(answer.headers["Retry-After"]) <= minutes * 60
+    return minutes
+
+
+def test_a_schools_real_code_is_refused_no_longer_than_its_sentence_says(db_config):
+    """The probe: a school (one address, its teacher elsewhere) types 20
+    codes that find no session, then its class retries the real code again
+    and again. Those retries are refused for the minute the sentence names
+    and never counted, so the real code passes once that minute is over;
+    and when the hour's limit is used up too, the sentence says so."""
+    with app_with(db_config) as app:  # the shipped limit: 20 a minute, 100 an hour
+        client = app.test_client()
+        code = create(client)["code"]  # the teacher, from 127.0.0.1
+        school = {"REMOTE_ADDR": "192.0.2.7"}
+        assert [client.get(f"/api/live/ZZZZ{i:02d}", environ_base=school).status_code for i in range(20)] == [404] * 20
+        retries = [client.get(f"/api/live/{code}", environ_base=school) for _ in range(100)]
+        assert {minutes_said(answer) for answer in retries} == {1}
+        assert client.post("/join", data={"code": code}, environ_base=school).status_code == 429
+        later(app, 61)
+        assert client.get(f"/api/live/{code}", environ_base=school).status_code == 200
+        for _ in range(30):  # retries of a code that finds its session never count
+            assert client.get(f"/api/live/{code}", environ_base=school).status_code == 200
+        assert client.get("/api/live/ZZZZZZ", environ_base=school).status_code == 404  # its limit is whole again
+        # Four more minutes of 20 wrong codes each: the hour's 100 are used up.
+        misses = []
+        for minute in range(4):
+            later(app, 61)
+            misses += [client.get(f"/join/YY{minute}{i:03d}", environ_base=school).status_code for i in range(20)]
+        assert misses == [404] * 79 + [429]
+        minutes = minutes_said(client.get(f"/api/live/{code}", environ_base=school))
+        assert minutes == 55  # the hour's window began 5 × 61 seconds ago
+        later(app, (minutes - 1) * 60)
+        assert client.get(f"/api/live/{code}", environ_base=school).status_code == 429
+        later(app, 60)
+        assert client.get(f"/api/live/{code}", environ_base=school).status_code == 200
+
+
 def test_nicknames_are_short_and_shown_escaped(client):
     session = create(client)
     code = session["code"]
@@ -411,7 +458,7 @@ def test_e_of_each_proposal_is_the_reviews(app, client):
     assert values["1122"].expected.value > values["1123"].expected.value
     client.set_cookie(f"live_teacher_{code}", session["teacher_token"])
     html = client.get(f"/live/{code}/votes").get_data(as_text=True)
-    assert "4.340" in html and "would save 0.06 guesses" in html
+    assert "4.340" in html and "would save 0.059 guesses" in html
 
 
 # --- live events ---------------------------------------------------------------------------------
@@ -523,6 +570,39 @@ def test_one_address_cannot_take_every_stream(db_config):
                 assert other.next()[0] == "step"  # another address is followed
             finally:
                 other.close()
+
+
+def test_streams_without_a_token_leave_the_room_its_places(db_config):
+    """The probe: someone who knows only the join code opens 299 streams.
+    A few are followed (LIVE_ANONYMOUS_STREAMS, 5), the rest get 503 with
+    Retry-After, and the room's places (3 here: the teacher and two
+    students) all stay free for the room, which still has no more."""
+    with app_with(db_config, LIVE_STREAMS_PER_SESSION=3) as app:
+        client = app.test_client()
+        session = create(client)
+        code = session["code"]
+        tokens = [session["teacher_token"], join(client, code, "Ann"), join(client, code, "Bo")]
+        path = f"/live/{code}/events?after={state(client, code)['version']}"
+        watchers = [Events(client, path, address="203.0.113.9") for _ in range(5)]
+        room: list[Events] = []
+        try:
+            for _ in range(294):
+                refused = client.get(path, buffered=False, environ_base={"REMOTE_ADDR": "203.0.113.9"})
+                refused.close()
+                assert refused.status_code == 503 and int(refused.headers["Retry-After"]) > 0
+            room = [Events(client, path, headers=bearer(token)) for token in tokens]
+            extra = client.get(path, headers=bearer(join(client, code, "Cy")), buffered=False)
+            extra.close()
+            assert extra.status_code == 503  # the room's own places are all taken
+            moved = step(client, session).get_json()
+            for stream in room + watchers:
+                name, version, _ = stream.next()
+                while name != "step":  # the teacher hears the room change first
+                    name, version, _ = stream.next()
+                assert version == moved["version"]
+        finally:
+            for stream in room + watchers:
+                stream.close()
 
 
 @pytest.mark.parametrize("signal", ["database", "redis"])
@@ -678,7 +758,9 @@ def test_joins_from_one_address_are_counted_per_session(db_config):
         for _ in range(4):
             join(client, first["code"])
         flood = client.post(f"/api/live/{first['code']}/students", json={})
-        assert flood.status_code == 429 and "error" in flood.get_json()
+        error = flood.get_json()["error"]
+        assert flood.status_code == 429 and int(flood.headers["Retry-After"]) > 0
+        assert "students joined this session" in error and "address" not in error and "try again in 1 minute" in error
         assert join(client, second["code"])
 
 
@@ -769,6 +851,16 @@ def test_a_board_too_large_to_draw_is_refused_up_front(client):
     assert page.status_code == 422 and 'value="8"' in page.get_data(as_text=True)
 
 
+@pytest.mark.parametrize("strategy", ["knuth", "minimax-avg", "longrect", "minimax-lex"])
+def test_a_board_whose_second_step_cannot_be_drawn_is_refused_up_front(client, strategy):
+    """The probe: on 6×7 against the adversary, the first step fits in a
+    request but the second takes longer to draw than a page may (with the
+    first, on a worker that has drawn neither): refused when created, with
+    a sentence, rather than stuck at step 2."""
+    refused = client.post("/api/live", json={"pegs": 6, "colors": 7, "strategy": strategy, "source": "adversary"})
+    assert refused.status_code == 422 and "smaller board" in refused.get_json()["error"]
+
+
 def test_the_teachers_votes_come_at_most_once_a_period(db_config):
     """With a period longer than the test, the votes after the first are
     held back, and the step that follows still goes at once."""
@@ -819,7 +911,8 @@ def test_a_phone_that_goes_frees_its_place_at_once(tmp_path):
 
     from benchmarks.load import gunicorn
 
-    config = {"LIVE_STREAMS_PER_SESSION": 1, "LIVE_KEEPALIVE_SECONDS": 3600, "JOBS_CONSUMER": "none"}
+    # The session's one place for a stream without a token, which these are.
+    config = {"LIVE_ANONYMOUS_STREAMS": 1, "LIVE_KEEPALIVE_SECONDS": 3600, "JOBS_CONSUMER": "none"}
     with gunicorn(str(tmp_path / "live.sqlite3"), workers=1, threads=16, config=config) as (port, _):
 
         def call(method, path, body=None):
@@ -886,14 +979,15 @@ def test_a_sessions_streams_are_counted_across_workers(db_config):
     one, other = (create_app(settings) for _ in range(2))
     try:
         first, second = one.test_client(), other.test_client()
-        code = create(first)["code"]
-        stream = Events(first, f"/live/{code}/events")
+        session = create(first)
+        code, teacher = session["code"], bearer(session["teacher_token"])
+        stream = Events(first, f"/live/{code}/events", headers=teacher)
         try:
-            refused = second.get(f"/live/{code}/events")
+            refused = second.get(f"/live/{code}/events", headers=teacher)
             assert refused.status_code == 503 and int(refused.headers["Retry-After"]) > 0
         finally:
             stream.close()
-        again = Events(second, f"/live/{code}/events")
+        again = Events(second, f"/live/{code}/events", headers=teacher)
         again.close()
     finally:
         for app in (one, other):
