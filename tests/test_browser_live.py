@@ -42,9 +42,11 @@ def start_session(browser, base: str, secret: str | None = None):
 def join(context, base: str, code: str, nickname: str, typed: bool):
     """A student joins: typing the code at /join, or through the QR code's link."""
     page = context.new_page()
-    if typed:
+    if typed:  # the code first; then the session's own page asks for the name
         page.goto(base + "/join")
         page.get_by_label("Code").fill(code.lower())
+        page.get_by_role("button", name="Join").click()
+        page.wait_for_url(f"**/join/{code}")
     else:
         page.goto(f"{base}/join/{code}")
         expect(page.get_by_label("Code")).to_have_value(code)
@@ -87,7 +89,7 @@ def test_a_class_follows_three_steps_and_the_projector_weighs_its_votes(browser,
     teacher.get_by_text("Show the Knuth strategy's choice").click()
     expect(teacher.locator("#live-votes .verdict")).to_be_visible()
     expect(teacher.locator("#live-votes .verdict")).to_have_text(
-        "The class's favourite 1123 would save 0.06 guesses on 1122, the Knuth strategy's choice."
+        "The class's favourite 1123 would save 0.059 guesses on 1122, the Knuth strategy's choice."
     )
 
     played = []
@@ -144,6 +146,8 @@ def test_a_student_without_javascript_follows_with_refresh(browser, nojs_page, l
     page.set_viewport_size(PHONE)
     page.goto(f"{base}/join")
     page.get_by_label("Code").fill(code)
+    page.get_by_role("button", name="Join").click()
+    page.wait_for_url(f"**/join/{code}")
     page.get_by_role("button", name="Join").click()
     page.wait_for_url(f"**/live/{code}")
     page.get_by_label("Which guess would you play next?").fill("1122")
@@ -228,25 +232,100 @@ def test_the_teacher_keeps_the_room_and_a_report(browser, live_server):
     propose(cy, "1344")
 
     with teacher.expect_download() as download:
-        teacher.get_by_role("link", name="Download the votes (CSV)").click()
-    with open(download.value.path(), newline="") as f:
-        rows = list(csv.reader(f))
-    assert rows[0] == [
-        "step",
-        "student",
-        "nickname",
-        "guess",
-        "expected",
-        "strategy_guess",
-        "strategy_expected",
-        "difference",
-    ]
-    assert sorted((r[0], r[2], r[3], r[5]) for r in rows[1:]) == [
-        ("1", "Ann", "1123", "1122"),
-        ("1", "Cy", "1122", "1122"),
-        ("2", "Cy", "1344", rows[-1][5]),
+        teacher.get_by_role("link", name="CSV").click()
+    with open(download.value.path(), newline="", encoding="utf-8-sig") as f:
+        rows = list(csv.DictReader(f))
+    # Rude's proposal stays in the report, marked as removed.
+    assert sorted((r["step"], r["nickname"], r["removed"], r["guess"], r["strategy_guess"]) for r in rows) == [
+        ("1", "Ann", "no", "1123", "1122"),
+        ("1", "Cy", "no", "1122", "1122"),
+        ("1", "Rude", "yes", "1111", "1122"),
+        ("2", "Cy", "no", "1344", rows[-1]["strategy_guess"]),
     ]
     teacher.get_by_role("link", name="Report").click()
-    expect(teacher.locator("h1")).to_contain_text("The class against the Knuth strategy")
+    expect(teacher.locator("h1")).to_contain_text(f"Report of the live lesson {code}")
+    expect(teacher.locator(".report-students")).to_contain_text("(removed by the teacher)")
     for page in (teacher, ann, rude, cy, newcomer):
+        page.context.close()
+
+
+def test_a_lesson_of_two_games_in_one_room(browser, live_server):
+    """A teacher and three phones play two games in one room: each phone
+    hears what its own proposal was worth, the projector ranks the room and
+    crowns a podium, the countdown refuses a late proposal, a removed phone
+    is told at once and its proposals stay in the report, and the lesson's
+    spreadsheet opens in openpyxl with Spanish headers and numbers as numbers."""
+    import io
+
+    from openpyxl import load_workbook
+
+    from tests.records import sql
+
+    base = live_server.url
+    teacher, code = start_session(browser, base, secret="1116")
+    phones = [join(phone(browser), base, code, name, typed=False) for name in ("Ana", "Ben", "Cy")]
+    for page, guess in zip(phones, ("1122", "1234", "1111"), strict=True):
+        propose(page, guess)
+    teacher.keyboard.press("ArrowRight")
+    expect(teacher.locator(".live-projector")).to_have_attribute("data-step", "1")
+    # Each phone: its own proposal's E beside the strategy's and the best, and its points.
+    ben = phones[1]
+    expect(ben.locator("#my-result")).to_contain_text("Your 1234 would need 4.377 guesses on average.")
+    expect(ben.locator("#my-result")).to_contain_text("The Knuth strategy's 1122 needs 4.400.")
+    expect(ben.locator("#my-result")).to_contain_text("The best possible is 4.340.")
+    expect(ben.locator("#my-result .my-place")).to_contain_text("place 1 of 3")
+    expect(phones[0].locator("#my-result")).to_contain_text("That is the Knuth strategy's own choice.")
+    # The projector's top five, best first.
+    expect(teacher.locator(".scoreboard .nickname").first).to_have_text("Ben")
+
+    # Cy is removed: the phone is told at once, and stops following.
+    teacher.locator("#room > summary").click()
+    teacher.once("dialog", lambda dialog: dialog.accept())
+    teacher.get_by_role("button", name="Remove Cy").click()
+    expect(phones[2].locator("#live-ended")).to_contain_text("The teacher has taken you out of this session.")
+
+    # Play the first game to its end; the podium.
+    for _ in range(6):
+        if teacher.locator(".live-projector").get_attribute("data-solved") == "true":
+            break
+        step = int(teacher.locator(".live-projector").get_attribute("data-step"))
+        teacher.keyboard.press("ArrowRight")
+        expect(teacher.locator(".live-projector")).to_have_attribute("data-step", str(step + 1))
+    expect(teacher.locator(".live-projector")).to_have_attribute("data-solved", "true")
+    expect(teacher.locator(".scoreboard.podium")).to_contain_text("Ben")
+    expect(ben.locator("#my-result")).to_contain_text("Your game")
+
+    # The next game in the same room, with a countdown: the phones follow without joining again.
+    teacher.locator("#next-game > summary").click()
+    teacher.locator("#next-game input[name=pegs]").fill("3")
+    teacher.locator("#next-game input[name=colors]").fill("5")
+    teacher.locator("#next-game select[name=countdown]").select_option("20")
+    teacher.get_by_role("button", name="Start the next game").click()
+    expect(teacher.locator("h1")).to_contain_text("3×5 · game 2")
+    for page in phones[:2]:
+        expect(page.locator("h1")).to_contain_text("3×5 · game 2")
+        expect(page.locator(".countdown")).to_be_visible()
+    propose(phones[0], "123")
+    with live_server.app.app_context():  # the step was shown a minute ago: the countdown has ended
+        sql("UPDATE live_sessions SET step_at = step_at - 60 WHERE code = :c", c=code)
+    phones[1].get_by_label("Which guess would you play next?").fill("345")
+    phones[1].get_by_role("button", name="Propose").click()
+    expect(phones[1].locator("#my-vote")).to_contain_text("Time is up")
+
+    # The lesson's report: both games, Cy's proposal marked; the spreadsheet in Spanish.
+    teacher.goto(f"{base}/live/{code}/report?lang=es")
+    expect(teacher.locator(".report-game")).to_have_count(2)
+    expect(teacher.locator(".report-students")).to_contain_text("(retirado por el profesor)")
+    with teacher.expect_download() as download:
+        teacher.get_by_role("link", name="Hoja de cálculo (.xlsx)").click()
+    book = load_workbook(io.BytesIO(open(download.value.path(), "rb").read()))
+    sheet = book.worksheets[0]
+    header = [c.value for c in sheet[1]]
+    assert header[:2] == ["Partida", "Intento"] and "Puntos" in header
+    rows = [dict(zip(header, row, strict=True)) for row in sheet.iter_rows(min_row=2, values_only=True)]
+    assert {(r["Partida"], r["Propuesta"]) for r in rows} >= {(1, "1122"), (1, "1234"), (1, "1111"), (2, "123")}
+    cy = [r for r in rows if r["Propuesta"] == "1111"]
+    assert cy and cy[0]["Retirado"] == "sí"
+    assert all(isinstance(r["E de la propuesta"], float) for r in rows)
+    for page in (teacher, *phones):
         page.context.close()

@@ -10,7 +10,7 @@ import csv
 import io
 
 from flask import Response
-from flask_babel import gettext, lazy_gettext
+from flask_babel import gettext, lazy_gettext, lazy_pgettext
 from openpyxl import Workbook
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
@@ -21,7 +21,7 @@ from . import screens, service
 # The report's rows, column by column, each with its header in a spreadsheet.
 COLUMNS = {
     "game": lazy_gettext("Game"),
-    "step": lazy_gettext("Guess"),
+    "step": lazy_pgettext("table column", "Guess"),
     "student": lazy_gettext("Student number"),
     "nickname": lazy_gettext("Name"),
     "removed": lazy_gettext("Removed"),
