@@ -255,7 +255,6 @@ def test_a_lesson_of_two_games_in_one_room(browser, live_server):
     crowns a podium, the countdown refuses a late proposal, a removed phone
     is told at once and its proposals stay in the report, and the lesson's
     spreadsheet opens in openpyxl with Spanish headers and numbers as numbers."""
-    import io
 
     from openpyxl import load_workbook
 
@@ -318,7 +317,7 @@ def test_a_lesson_of_two_games_in_one_room(browser, live_server):
     expect(teacher.locator(".report-students")).to_contain_text("(retirado por el profesor)")
     with teacher.expect_download() as download:
         teacher.get_by_role("link", name="Hoja de cálculo (.xlsx)").click()
-    book = load_workbook(io.BytesIO(open(download.value.path(), "rb").read()))
+    book = load_workbook(download.value.path())
     sheet = book.worksheets[0]
     header = [c.value for c in sheet[1]]
     assert header[:2] == ["Partida", "Intento"] and "Puntos" in header
