@@ -3,6 +3,7 @@ is never limited."""
 
 import pytest
 
+from tests.records import sql
 from webapp import create_app
 
 
@@ -19,9 +20,9 @@ def test_game_creation_is_limited_per_client(limited):
     assert all(r.status_code == 201 for r in games)
     refused = client.post("/api/games", json={})
     assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
-    assert "wait a minute" in refused.get_json()["error"]
+    assert "new games" in refused.get_json()["error"] and "try again in 1 minute" in refused.get_json()["error"]
     page = client.post("/games", data={"preset": "classic"})
-    assert page.status_code == 429 and "wait a minute" in page.get_data(as_text=True)
+    assert page.status_code == 429 and "try again in 1 minute" in page.get_data(as_text=True)
     # Playing the games already made is never limited.
     game = games[0].get_json()
     for guess in ["1111", "2222", "3333", "4444", "5555", "6666", "1122"]:
@@ -29,6 +30,43 @@ def test_game_creation_is_limited_per_client(limited):
     # Another address has its own count.
     other = client.post("/api/games", json={}, environ_overrides={"REMOTE_ADDR": "10.9.8.7"})
     assert other.status_code == 201
+
+
+def test_each_429_names_the_limit_that_refused_it(tmp_path):
+    """A new live session past the creation limit is told about creations
+    (not join codes, joins or votes); proposals past a session's limit are
+    told about that session's proposals; and every sentence names a wait
+    no shorter than Retry-After."""
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "db.sqlite3"),
+            "TESTING": True,
+            "CREATE_RATE_LIMIT": "2 per minute;3 per hour",
+            "LIVE_VOTE_RATE_LIMIT": "2 per minute",
+        }
+    )
+    client = app.test_client()
+    made = client.post("/api/live", json={"source": "random"}).get_json()
+    assert client.post("/api/games", json={}).status_code == 201
+    minute = client.post("/api/live", json={"source": "random"})
+    assert minute.status_code == 429 and "live sessions from this address" in minute.get_json()["error"]
+    assert "join codes" not in minute.get_json()["error"]
+    assert "try again in 1 minute." in minute.get_json()["error"] and int(minute.headers["Retry-After"]) <= 60
+    page = client.post("/live", data={})
+    assert page.status_code == 429 and "live sessions from this address" in page.get_data(as_text=True)
+    with app.app_context():  # a minute later, for the counters: the minute's window is over, the hour's is not
+        sql("UPDATE rate_limits SET expires = expires - 61")
+    assert client.post("/api/games", json={}).status_code == 201
+    hour = client.post("/api/live", json={"source": "random"})
+    assert hour.status_code == 429 and "try again in 59 minutes." in hour.get_json()["error"]
+    assert 58 * 60 < int(hour.headers["Retry-After"]) <= 59 * 60
+    student = client.post(f"/api/live/{made['code']}/students", json={}).get_json()["student_token"]
+    voter = {"Authorization": f"Bearer {student}"}
+    votes = [client.post(f"/api/live/{made['code']}/votes", json={"guess": "1122"}, headers=voter) for _ in range(3)]
+    assert [v.status_code for v in votes] == [201, 201, 429]
+    assert "proposals in this session" in votes[2].get_json()["error"]
+    assert "address" not in votes[2].get_json()["error"]
+    app.extensions["jobs"].stop()
 
 
 def test_challenges_and_codemaker_share_the_limit(limited):

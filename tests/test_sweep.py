@@ -24,9 +24,10 @@ from flask import g, request_finished
 
 from webapp import create_app
 from webapp.engine import PRESETS, Code, GameSize, feedback
-from webapp.engine.codes import MAX_COLORS, MAX_PEGS, MIN_COLORS, MIN_PEGS, conceal, secret_indices
+from webapp.engine.codes import MAX_COLORS, MAX_GUESSES, MAX_PEGS, MIN_COLORS, MIN_PEGS, conceal, secret_indices
 from webapp.engine.lines import ADVERSARIES, BEST_CANDIDATE, offered
 from webapp.engine.optimal import OptimalSolver
+from webapp.engine.position import describe, description_cost, following_move
 from webapp.engine.strategies import Budget
 from webapp.settings import size_params
 from webapp.web.links import size_slug
@@ -328,3 +329,69 @@ def test_every_size_every_route(sweep_app, work, capsys):
         )
     assert work.most["own"][0] > 0 and work.most["nodes"][0] > 0  # the counters count
     assert not s.problems, "\n".join(s.problems[:40])
+
+
+# Live boards against the adversary: stepped through the API to the end up to
+# this many codes; on the larger boards a session accepts, the engine's own
+# count of each position's work says whether a page can draw it (and for a
+# strategy that scores no guess at all, its estimate: nothing).
+STEPPED_CODES = 5_000
+
+
+def line_costs(strategy, size: GameSize) -> list[int]:
+    """The (guess, code) pairs the engine scores to describe each position
+    of the strategy's game against the adversary, to the solved end:
+    worked out here, without a budget, as a request would be charged."""
+    costs: list[int] = []
+    history: list = []
+    while len(history) <= MAX_GUESSES:
+        spent = Budget(search=False)
+        position = describe(strategy, size, history, max_pairs=spent)
+        costs.append(spent.spent)
+        if position.suggestion is None:
+            return costs
+        history.append(following_move(position, None))
+    raise AssertionError(f"{strategy.name} on {size}: not solved in {MAX_GUESSES} guesses")
+
+
+def test_every_live_board_against_the_adversary_is_drawn_to_the_end_or_refused(sweep_app):
+    """Every board the live form accepts, with every strategy it offers and
+    no secret (each reply the adversary's): refused when created, with a
+    sentence, or every step drawn to the solved end. A step's request draws
+    its position and the one before on a worker that may have drawn neither,
+    so each two positions in a row must fit in one request's budget."""
+    client = sweep_app.test_client()
+    most = sweep_app.config["REQUEST_BUDGET"]
+    problems: list[str] = []
+    tally = {"refused": 0, "stepped": 0, "counted": 0, "free": 0}
+    for size in SIZES:
+        for name, strategy in PRESETS.items():
+            if not offered(strategy, size):
+                continue
+            what = f"{name} on {size.params()}"
+            made = client.post("/api/live", json={**size_json(size), "strategy": name, "source": "adversary"})
+            if made.status_code != 201:
+                if made.status_code != 422 or not made.get_json()["error"]:
+                    problems.append(f"{what}: {made.status_code} when created")
+                tally["refused"] += 1
+                continue
+            if size.n_codes <= STEPPED_CODES:
+                session = made.get_json()
+                teacher = {"Authorization": f"Bearer {session['teacher_token']}"}
+                for _ in range(MAX_GUESSES):
+                    stepped = client.post(f"/api/live/{session['code']}/step", json={}, headers=teacher)
+                    if stepped.status_code != 200 or stepped.get_json()["solved"]:
+                        break
+                if stepped.status_code != 200 or not stepped.get_json()["solved"]:
+                    problems.append(f"{what}: step {stepped.get_json().get('step')}: {stepped.get_json()}"[:300])
+                tally["stepped"] += 1
+            elif description_cost(strategy, size, size.n_codes, (1 << size.colors) - 1) == 0:
+                tally["free"] += 1
+            else:
+                costs = line_costs(strategy, size)
+                pairs = max(a + b for a, b in zip(costs, costs[1:] or [0]))
+                if pairs > most:
+                    problems.append(f"{what}: two positions in a row score {pairs:,} pairs")
+                tally["counted"] += 1
+    assert all(tally.values()), tally  # each kind of board is met
+    assert not problems, "\n".join(problems[:40])

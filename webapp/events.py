@@ -41,8 +41,13 @@ DEFAULTS = {
     "LIVE_STREAMS_PER_ADDRESS": 300,
     # Streams one session may have, counted across every worker and server
     # (in the rate limits' storage): its class, the teacher's screens, and
-    # phones reconnecting.
+    # phones reconnecting; streams without a token of the session (a page
+    # opened by someone who only knows the code) are not among them.
     "LIVE_STREAMS_PER_SESSION": 300,
+    # Streams without a token of the session that one session may have
+    # besides, counted alike: however many such streams open, the teacher's
+    # and the students' places stay theirs.
+    "LIVE_ANONYMOUS_STREAMS": 5,
     # Students one session admits (removed ones included); the teacher's
     # screen shows how many places are left.
     "LIVE_MAX_STUDENTS": 250,
@@ -291,7 +296,7 @@ def init_app(app) -> None:
     else:
         hub = PollingHub(limit, app.extensions["store"], float(app.config["LIVE_POLL_SECONDS"]))
     hub.per_address = int(app.config["LIVE_STREAMS_PER_ADDRESS"])
-    hub.per_session = int(app.config["LIVE_STREAMS_PER_SESSION"])
+    hub.per_session = int(app.config["LIVE_STREAMS_PER_SESSION"]) + int(app.config["LIVE_ANONYMOUS_STREAMS"])
     hub.look_every = float(app.config["LIVE_GONE_SECONDS"])
     app.extensions["live"] = hub
 

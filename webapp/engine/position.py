@@ -254,6 +254,28 @@ def describe(
     return Position(size, strategy, history, cands, suggestion, why, ranked, int(pool.shape[0]), words)
 
 
+def description_cost(strategy: Strategy, size: GameSize, remaining: int, played: int) -> int:
+    """At most how many (guess, code) pairs :func:`describe` scores at a
+    position of ``remaining`` codes after the colours in bit mask ``played``
+    were guessed: the strategy's choice and the ranking of its top list.
+    More colours played, or more codes, never cost less; with every colour
+    played it bounds every later position of the game.
+
+    >>> from webapp.engine import get_strategy
+    >>> knuth, spent = get_strategy("knuth"), Budget()
+    >>> _ = describe(knuth, GameSize(), max_pairs=spent)  # five patterns scored, then every code ranked
+    >>> spent.spent, description_cost(knuth, GameSize(), 1296, 0)
+    (1686096, 1686096)
+    """
+    if strategy.chooser is not None or not strategy.criteria or remaining <= strategy.first_candidate_at:
+        return 0
+    if strategy.candidates_only:
+        return 2 * remaining * remaining
+    pool = int(pool_of(size, played).shape[0])
+    ranked = int(guess_indices(size).shape[0]) if size.n_codes * remaining <= FULL_POOL_PAIRS else pool + 1
+    return (pool + ranked) * remaining
+
+
 def partition_bars(partition: dict[Feedback, int], pegs: int) -> list[JSON]:
     """Every possible reply in order (black, then white) with its class size,
     zero included: the bars of a partition chart."""

@@ -101,7 +101,9 @@ RESPONSES = {
     429: (
         "TooManyRequests",
         error(
-            "Too many new games, challenges or codemaker games from this address just now.",
+            "Too many requests of one kind just now: new games, challenges, puzzle answers or live "
+            "sessions from this address, join codes from this address that find no session, or joins or "
+            "proposals in one live session. The sentence says which, and when to try again.",
             "Retry-After",
             *LIMITED,
         ),

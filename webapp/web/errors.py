@@ -8,6 +8,7 @@ from urllib.parse import quote
 from flask import jsonify, make_response, render_template, request
 from flask.globals import request_ctx
 from flask_babel import gettext, lazy_gettext
+from flask_limiter import RateLimitExceeded
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 MESSAGES = {
@@ -18,12 +19,6 @@ MESSAGES = {
     429: lazy_gettext("Too many new games from this address just now: wait a minute, then try again."),
 }
 
-
-# A live session's limits (codes that find nothing, joins and votes from one address).
-LIVE_BUSY = lazy_gettext(
-    "Too many tries from this address just now (join codes that find no session, or joins and votes): "
-    "wait a minute, then try again."
-)
 # Routes outside /api/ that the API's description covers (a live session's events).
 JSON_ENDPOINTS = {"live.events"}
 
@@ -63,10 +58,10 @@ def init_app(app) -> None:
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
         status = exc.code or 500
-        custom = exc.description != type(exc).description and status != 429
+        # A 429 says what its limit words (which count, how long to wait), never the count itself.
+        worded = isinstance(exc, RateLimitExceeded) and exc.limit.error_message is not None
+        custom = exc.description != type(exc).description and (status != 429 or worded)
         message = exc.description if custom and exc.description else str(MESSAGES.get(status, exc.name))
-        if status == 429 and (request.endpoint or "").startswith("live"):
-            message = str(LIVE_BUSY)
         response = error_response(status, message)
         if isinstance(exc, MethodNotAllowed) and exc.valid_methods:
             response.headers["Allow"] = ", ".join(exc.valid_methods)

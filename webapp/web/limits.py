@@ -14,9 +14,12 @@ so the client's own address is counted."""
 
 from __future__ import annotations
 
+import math
 import time
+from collections.abc import Callable
 
-from flask import current_app, request
+from flask import current_app, g, request
+from flask_babel import ngettext
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import parse_many
@@ -34,10 +37,12 @@ DEFAULTS = {
     # New games, challenges and codemaker games per client address.
     "CREATE_RATE_LIMIT": "30 per minute;300 per hour",
     # Live sessions: join codes that find no session, per address (with
-    # 25**6 codes, enumerating them is hopeless at this pace; only such codes
-    # are counted and refused, so a school's typos never shut out its class);
-    # students joining one session and votes in one session, from wherever
-    # they come (a school's pupils share one address).
+    # 25**6 codes, enumerating them is hopeless at this pace). Only such
+    # codes count, and only within the limit: past it the address is refused
+    # every code (but the sessions it has met) until the window it used up
+    # ends, and its retries never make that wait longer. Then students
+    # joining one session and votes in one session, from wherever they come
+    # (a school's pupils share one address).
     "LIVE_LOOKUP_RATE_LIMIT": "20 per minute;100 per hour",
     "LIVE_JOIN_RATE_LIMIT": "300 per minute",
     "LIVE_VOTE_RATE_LIMIT": "3000 per minute",
@@ -74,12 +79,57 @@ class StoreCounters(Storage):
         store.counters.clear_counters(key)
 
 
+def minutes_until(reset: float) -> int:
+    """Whole minutes from now until ``reset`` (a time), at least one: the
+    wait a refusal names, never shorter than the real one."""
+    return max(1, math.ceil((reset - time.time()) / 60))
+
+
+def worded(words: Callable[[int], str]) -> Callable[[], str]:
+    """A limit's refusal: ``words`` given the minutes until the window the
+    request went past ends (Flask-Limiter's ``error_message``)."""
+
+    def refusal() -> str:
+        passed = limiter.current_limit
+        return words(minutes_until(passed.window.reset_time if passed is not None else time.time()))
+
+    return refusal
+
+
+def too_many_creations(minutes: int) -> str:
+    return ngettext(
+        "Too many new games, challenges, puzzle answers and live sessions from this address just now: try "
+        "again in %(num)d minute.",
+        "Too many new games, challenges, puzzle answers and live sessions from this address just now: try "
+        "again in %(num)d minutes.",
+        minutes,
+    )
+
+
+def too_many_joins(minutes: int) -> str:
+    return ngettext(
+        "Too many students joined this session just now: try again in %(num)d minute.",
+        "Too many students joined this session just now: try again in %(num)d minutes.",
+        minutes,
+    )
+
+
+def too_many_votes(minutes: int) -> str:
+    return ngettext(
+        "Too many proposals in this session just now: try again in %(num)d minute.",
+        "Too many proposals in this session just now: try again in %(num)d minutes.",
+        minutes,
+    )
+
+
 def creation_limit() -> str:
     return current_app.config["CREATE_RATE_LIMIT"]
 
 
 # The decorator every creating route wears: one count shared by all of them.
-creating = limiter.shared_limit(creation_limit, scope="create", methods=["POST"])
+creating = limiter.shared_limit(
+    creation_limit, scope="create", methods=["POST"], error_message=worded(too_many_creations)
+)
 
 
 def config_limit(name: str):
@@ -90,12 +140,24 @@ def wrong_code_limits():
     return parse_many(config_limit("LIVE_LOOKUP_RATE_LIMIT")())
 
 
-def within_wrong_codes() -> bool:
-    """Whether the client's address may still try a join code that finds nothing."""
+def wrong_codes_wait() -> int:
+    """Seconds until the client's address may try join codes that find no
+    session again: 0 while it is within its limit. Past the limit nothing
+    more is counted, so each window it used up ends when it was going to."""
     if not current_app.config["RATELIMIT_ENABLED"]:
-        return True
-    address = get_remote_address()
-    return all(limiter.limiter.test(item, "live-lookup", address) for item in wrong_code_limits())
+        return 0
+    address, now = get_remote_address(), time.time()
+    waits = [
+        limiter.limiter.get_window_stats(item, "live-lookup", address).reset_time - now
+        for item in wrong_code_limits()
+        if not limiter.limiter.test(item, "live-lookup", address)
+    ]
+    return max(0, math.ceil(max(waits, default=0)))
+
+
+def hold_off(seconds: int) -> None:
+    """Send ``Retry-After: seconds`` with this request's 429."""
+    g.retry_after = max(int(seconds), g.get("retry_after", 0))
 
 
 def count_wrong_code() -> bool:
@@ -123,35 +185,39 @@ def knows_session(code: str) -> bool:
     return not current_app.config["RATELIMIT_ENABLED"] or limiter.limiter.storage.get(known_key(code)) > 0
 
 
-def stream_key(code: str) -> str:
-    return f"LIMITER/live-streams/{code}"
+def stream_key(code: str, anonymous: bool = False) -> str:
+    return f"LIMITER/live-streams/{code}" + ("/anonymous" if anonymous else "")
 
 
-def enter_stream(code: str) -> bool:
+def enter_stream(code: str, anonymous: bool = False) -> bool:
     """Count one more event stream of session ``code`` where every worker
     and server counts (the rate limits' storage); False, and nothing
-    counted, past ``LIVE_STREAMS_PER_SESSION``. Each stream entered is left
-    with :func:`leave_stream`. The count lives in windows of a few stream
-    lengths, so a count a crashed worker never gave back ends with its window."""
+    counted, past ``LIVE_STREAMS_PER_SESSION``. A stream without a token of
+    the session (``anonymous``) is counted apart, against
+    ``LIVE_ANONYMOUS_STREAMS``, so such streams never take the room's
+    places. Each stream entered is left with :func:`leave_stream`. The
+    count lives in windows of a few stream lengths, so a count a crashed
+    worker never gave back ends with its window."""
     config = current_app.config
     if not config["RATELIMIT_ENABLED"]:
         return True
-    storage, key = limiter.limiter.storage, stream_key(code)
+    storage, key = limiter.limiter.storage, stream_key(code, anonymous)
     window = int(3 * float(config["LIVE_STREAM_SECONDS"])) + 60
-    if storage.incr(key, window) > int(config["LIVE_STREAMS_PER_SESSION"]):
+    most = int(config["LIVE_ANONYMOUS_STREAMS" if anonymous else "LIVE_STREAMS_PER_SESSION"])
+    if storage.incr(key, window) > most:
         storage.incr(key, window, -1)
         return False
     return True
 
 
-def leave_stream(app, code: str) -> None:
+def leave_stream(app, code: str, anonymous: bool = False) -> None:
     """Give back a stream's place in its session's count (called as its
     response closes, after the request: so with the app given)."""
     if not app.config["RATELIMIT_ENABLED"]:
         return
     with app.app_context():
         window = int(3 * float(app.config["LIVE_STREAM_SECONDS"])) + 60
-        limiter.limiter.storage.incr(stream_key(code), window, -1)
+        limiter.limiter.storage.incr(stream_key(code, anonymous), window, -1)
 
 
 def live_session_key() -> str:
@@ -162,10 +228,18 @@ def live_session_key() -> str:
 
 
 live_joining = limiter.shared_limit(
-    config_limit("LIVE_JOIN_RATE_LIMIT"), scope="live-join", methods=["POST"], key_func=live_session_key
+    config_limit("LIVE_JOIN_RATE_LIMIT"),
+    scope="live-join",
+    methods=["POST"],
+    key_func=live_session_key,
+    error_message=worded(too_many_joins),
 )
 live_voting = limiter.shared_limit(
-    config_limit("LIVE_VOTE_RATE_LIMIT"), scope="live-vote", methods=["POST"], key_func=live_session_key
+    config_limit("LIVE_VOTE_RATE_LIMIT"),
+    scope="live-vote",
+    methods=["POST"],
+    key_func=live_session_key,
+    error_message=worded(too_many_votes),
 )
 
 
@@ -175,6 +249,13 @@ def init_app(app) -> None:
     for name, value in DEFAULTS.items():
         app.config.setdefault(name, value)
     limiter.init_app(app)
+
+    @app.after_request
+    def retry_after(response):
+        if response.status_code == 429 and g.get("retry_after"):
+            response.headers["Retry-After"] = str(g.retry_after)
+        return response
+
     if app.config["RATELIMIT_ENABLED"]:
         app.extensions["jobs"].starts = Starts(limiter.limiter, parse_many(app.config["JOBS_START_RATE_LIMIT"]))
     else:  # no limits, so no storage to count in: every client may start jobs

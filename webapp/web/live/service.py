@@ -19,12 +19,12 @@ from ... import store
 from ...engine import Code, GameSize, MastermindError, get_strategy
 from ...engine.codes import check_secret, random_secret
 from ...engine.lines import offered
-from ...engine.position import adversary_reply, following_move
-from ...engine.strategies import StrategyError
+from ...engine.position import description_cost, following_move
+from ...engine.strategies import StrategyError, played_mask
 from ...settings import NO, YES, SettingsError, small_number
 from ...words import error_words, not_offered, strategy_title, visible
 from ..contract import validation_words
-from ..limits import count_wrong_code, know_session, knows_session, within_wrong_codes
+from ..limits import count_wrong_code, hold_off, know_session, knows_session, minutes_until, wrong_codes_wait
 from ..names import player_name
 from ..positions import explained
 from ..schemas import LIVE_ALPHABET, LIVE_CODE_LENGTH, MAX_NICKNAME, LiveGameSettings, LiveSettings
@@ -69,26 +69,28 @@ def idle_hours() -> int:
 
 def find(code: str, *tokens: str | None) -> LiveSession:
     """The session a join code names. A code that names none counts
-    towards its address's limit of wrong codes (a 404). Past that limit
-    the address gets 429 for every code, so it learns nothing more, but for
-    the sessions it has met (started or joined: a school's class keeps its
+    towards its address's limit of wrong codes (a 404); a code that names
+    one never counts. Past that limit the address gets 429 for every code,
+    so it learns nothing more, until the window it used up ends (nothing
+    counts meanwhile, so retries never make the wait longer): but for the
+    sessions it has met (started or joined: a school's class keeps its
     session through its pupils' typos) and for requests with a token of the
     session (``token``: its teacher's or a student's)."""
     code = read_code(code)
-    if not within_wrong_codes():
+    wait = wrong_codes_wait()
+    if wait:
         try:
             session = store.live.load_live(code, time.time() - idle_hours() * 3600)
         except store.live.LiveNotFound:
             session = None
         if session is not None and (knows_session(code) or any(holds(session, token) for token in tokens)):
             return session
-        count_wrong_code()
-        raise too_many_wrong_codes()
+        raise too_many_wrong_codes(wait)
     try:
         return store.live.load_live(code, time.time() - idle_hours() * 3600)
     except store.live.LiveNotFound:
         if not count_wrong_code():
-            raise too_many_wrong_codes() from None
+            raise too_many_wrong_codes(wrong_codes_wait()) from None
         raise Refused(
             gettext(
                 "No live session has the code %(code)s. Check it on the teacher's screen; a session ends after "
@@ -100,11 +102,17 @@ def find(code: str, *tokens: str | None) -> LiveSession:
         ) from None
 
 
-def too_many_wrong_codes() -> Refused:
+def too_many_wrong_codes(wait: int) -> Refused:
+    """The refusal past the limit of wrong codes, ``wait`` seconds before it ends."""
+    hold_off(wait)
+    minutes = minutes_until(time.time() + wait)
     return Refused(
-        gettext(
+        ngettext(
             "Too many join codes from this address found no session just now: check the code on the "
-            "teacher's screen, and try again in a minute."
+            "teacher's screen, and try again in %(num)d minute.",
+            "Too many join codes from this address found no session just now: check the code on the "
+            "teacher's screen, and try again in %(num)d minutes.",
+            minutes,
         ),
         429,
     )
@@ -164,23 +172,43 @@ def settings_of(form, model: type[LiveGameSettings] = LiveSettings) -> LiveGameS
         raise Refused(validation_words(model, exc), 400) from None
 
 
-def drawable(strategy, size: GameSize) -> None:
-    """Refuse a board whose steps a page cannot draw: the first position,
-    and the largest class its guess leaves (every later position holds
-    fewer codes, so costs less to draw)."""
+def drawable(strategy, size: GameSize, secret: Code | None = None) -> None:
+    """Refuse a game whose steps a page cannot draw in time. A step's
+    request describes its position and the one before (on a worker that
+    has drawn neither yet), so each two positions in a row down the game's
+    line (the secret's replies, or the adversary's when there is none) must
+    fit in one request's budget, by the engine's own count of the work. The
+    line is followed only until a position leaves so few codes that any two
+    later positions fit even with every colour played: on most boards, a
+    step or two."""
+    most = int(current_app.config["REQUEST_BUDGET"])
+    every_colour = (1 << size.colors) - 1
+    history: list = []
     try:
-        first = explained(strategy, size, [])
-        if first.suggestion is not None:
-            explained(strategy, size, [(first.suggestion.guess, adversary_reply(first.suggestion.partition))])
+        position = explained(strategy, size, history)
+        cost = description_cost(strategy, size, position.remaining, 0)
+        while cost <= most:
+            move = following_move(position, secret)
+            if move is None or position.suggestion is None:  # solved
+                return
+            history.append(move)
+            remaining = position.suggestion.partition[move[1]]
+            following = description_cost(strategy, size, remaining, played_mask(size, history))
+            if cost + following > most:
+                break
+            if 2 * description_cost(strategy, size, remaining, every_colour) <= most:
+                return
+            position, cost = explained(strategy, size, history), following
     except StrategyError:
-        raise Refused(
-            gettext(
-                "Each step of the %(strategy)s strategy on this board would take longer to show than a page "
-                "may: choose a smaller board or another strategy (the classroom page works such boards out step "
-                "by step).",
-                strategy=strategy_title(strategy),
-            )
-        ) from None
+        pass
+    raise Refused(
+        gettext(
+            "Some steps of the %(strategy)s strategy on this board would take longer to show than a page "
+            "may: choose a smaller board or another strategy (the classroom page works such boards out step "
+            "by step).",
+            strategy=strategy_title(strategy),
+        )
+    )
 
 
 def game_of(settings: LiveGameSettings) -> tuple[GameSize, Code | None]:
@@ -204,7 +232,7 @@ def game_of(settings: LiveGameSettings) -> tuple[GameSize, Code | None]:
             raise Refused(gettext('Give a secret exactly when the source is "teacher".'))
         elif settings.source == "random":
             secret = random_secret(size)
-        drawable(strategy, size)
+        drawable(strategy, size, secret)
     except MastermindError as exc:
         raise refused(exc) from None
     return size, secret

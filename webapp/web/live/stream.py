@@ -102,7 +102,11 @@ def client_gone() -> bool:
     "minutes and the client reconnects.",
     answers={
         200: Documented("The stream.", EventStream, media_type="text/event-stream"),
-        503: Documented("This server follows as many streams as it may: retry later.", headers=("Retry-After",)),
+        503: Documented(
+            "This server follows as many streams as it may, in all, from this address or of this session "
+            "(its teacher's and students', or the few without a token of the session): retry later.",
+            headers=("Retry-After",),
+        ),
     },
     errors=(403, 404, 429),
 )
@@ -117,7 +121,8 @@ def events(code):
         return error_response(403, service.removed_words())
     hub = current_app.extensions["live"]
     address = get_remote_address()
-    if not hub.room_for(address, session.code) or not enter_stream(session.code):
+    watcher = not teacher and student is None  # the code alone: a few places of its own, never the room's
+    if not hub.room_for(address, session.code) or not enter_stream(session.code, watcher):
         response = error_response(503, gettext("Too many screens follow this server just now: use Refresh."))
         response.headers["Retry-After"] = "10"
         return response
@@ -190,7 +195,7 @@ def events(code):
 
     response = Response(stream_with_context(stream()), mimetype="text/event-stream")
     app, code = current_app._get_current_object(), session.code  # type: ignore[attr-defined]
-    response.call_on_close(lambda: leave_stream(app, code))
+    response.call_on_close(lambda: leave_stream(app, code, watcher))
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
     return response
