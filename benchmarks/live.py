@@ -24,8 +24,10 @@ The last run is a school as ``make serve`` and deploy/nginx.conf serve it,
 with the app's default limits: every request from one address (a school's),
 25 join codes that find nothing first, then the class joins through nginx
 (timed), follows, votes (timed, and the teacher's stream counts its "votes"
-events), the teacher steps (step to last phone), and a 6 × 8 session is
-asked for (refused up front, never a 5xx).
+events), the teacher steps (step to last phone), every phone then fetches
+its own result as the page does (``/live/<code>/you``, 50 at a time: step
+to the last phone's own result), and a 6 × 8 session is asked for (refused
+up front, never a 5xx).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ import socket
 import statistics
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from .load import gunicorn
 from .servers import redis
@@ -60,6 +63,20 @@ def call(port: int, method: str, path: str, body=None, token: str | None = None)
         conn.request(method, path, None if body is None else json.dumps(body), headers)
         response = conn.getresponse()
         return response.status, json.loads(response.read() or b"null")
+    finally:
+        conn.close()
+
+
+def own_result(port: int, code: str, token: str) -> float:
+    """A phone's request for its own result after a step, as its page makes it; when it ended."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=PATIENCE)
+    try:
+        conn.request("GET", f"/live/{code}/you", headers={"Cookie": f"live_student_{code}={token}"})
+        response = conn.getresponse()
+        body = response.read()
+        if response.status != 200 or b"my-result" not in body:
+            raise RuntimeError(f"own result: {response.status} {body[:200]!r}")
+        return time.perf_counter()
     finally:
         conn.close()
 
@@ -266,12 +283,17 @@ def school(
             _, voted = call(port, "GET", f"/api/live/{code}")
             teacher.pump(lambda: teacher.last_votes[0] >= voted["version"])  # the teacher has heard every vote
             started: dict[int, float] = {}
-            for number in range(steps):
-                t0 = time.perf_counter()
-                status, moved = call(port, "POST", f"/api/live/{code}/step", {"to": 1 - number % 2}, token)
-                assert status == 200, moved
-                started[moved["version"]] = t0
-                listeners.pump(listeners.everyone_has(moved["version"]))
+            own: list[float] = []
+            with ThreadPoolExecutor(50) as phones:
+                for number in range(steps):
+                    t0 = time.perf_counter()
+                    status, moved = call(port, "POST", f"/api/live/{code}/step", {"to": 1 - number % 2}, token)
+                    assert status == 200, moved
+                    started[moved["version"]] = t0
+                    listeners.pump(listeners.everyone_has(moved["version"]))
+                    if number % 2 == 0:  # at step 1 each phone's proposal has its worth: every phone asks for it
+                        ends = list(phones.map(lambda student: own_result(port, code, student), tokens))
+                        own.append(max(ends) - t0)
             page, _ = call(port, "GET", f"/api/live/{code}")
             large, refusal = call(port, "POST", "/api/live", {"pegs": 6, "colors": 8})
         finally:
@@ -288,6 +310,8 @@ def school(
         "votes_events": teacher.votes[0],
         "last_median_ms": statistics.median(lasts) * 1000,
         "last_worst_ms": max(lasts) * 1000,
+        "own_median_ms": statistics.median(own) * 1000,
+        "own_worst_ms": max(own) * 1000,
         "kib_per_listener": (opened - before) * 1024 / students,
         "session_after_typos": page,
         "six_by_eight": (large, (refusal or {}).get("error", "")),
@@ -310,6 +334,10 @@ def print_school(r: dict) -> None:
     print(
         f"  step to the last phone: median {r['last_median_ms']:.0f} ms, worst {r['last_worst_ms']:.0f} ms; "
         f"{r['kib_per_listener']:.0f} KiB per listener (all workers)"
+    )
+    print(
+        f"  step to the last phone's own result (every phone asks, 50 at a time): median {r['own_median_ms']:.0f} ms, "
+        f"worst {r['own_worst_ms']:.0f} ms"
     )
     print(f"  a 6x8 session: {r['six_by_eight'][0]} ({r['six_by_eight'][1][:80]})")
 

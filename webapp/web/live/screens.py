@@ -365,9 +365,11 @@ def lesson_ballots(session: LiveSession, settled_only: bool = False) -> list[Bal
     return out
 
 
-# Scoreboards by session, the step and the room they were worked out for.
+# Scoreboards by session, the step and the room they were worked out for:
+# a class's phones all ask at once after a step, and one of them works it out.
 _boards: LRUCache = LRUCache(maxsize=256)
 _boards_lock = threading.Lock()
+_board_locks: LRUCache = LRUCache(maxsize=256)
 
 
 def scoreboard(session: LiveSession) -> dict:
@@ -376,8 +378,19 @@ def scoreboard(session: LiveSession) -> dict:
     key = (session.code, session.step_version, session.room_version)
     with _boards_lock:
         kept = _boards.get(key)
+        if kept is None:
+            lock = _board_locks.get(key)
+            if lock is None:
+                lock = _board_locks[key] = threading.Lock()
     if kept is not None:
         return kept
+    with lock:  # the first asker works it out; the others wait for it
+        with _boards_lock:
+            kept = _boards.get(key)
+        return kept if kept is not None else worked_out_scoreboard(session, key)
+
+
+def worked_out_scoreboard(session: LiveSession, key) -> dict:
     ballots = lesson_ballots(session, settled_only=True)
     points: Counter[int] = Counter()
     pending = False
