@@ -98,6 +98,8 @@ def targets(app, live_server):
         (f"/live/{LIVE_CODE}/vote", {"guess": "1122", "step": "0"}),
         (f"/live/{LIVE_CODE}/lock", {"locked": "1"}),
         (f"/live/{LIVE_CODE}/students/1/remove", {}),
+        (f"/live/{LIVE_CODE}/students/1/rename", {"nickname": "Hijacked"}),
+        (f"/live/{LIVE_CODE}/games", {"pegs": "3", "colors": "4", "strategy": "knuth", "source": "random"}),
         (f"/puzzles/{puzzle}/answers", {"guess": "1122"}),
         ("/puzzles/streak", {}),
         ("/api/games", {"pegs": "4"}),
@@ -136,7 +138,8 @@ def test_another_sites_page_changes_nothing(browser, live_server, db_path, targe
         assert records(db_path) == before
         with sqlite3.connect(db_path) as db:  # the room is as it was: open, its student in it
             assert db.execute("SELECT locked FROM live_sessions").fetchall() == [(0,)]
-            assert db.execute("SELECT removed FROM live_students").fetchall() == [(0,)]
+            assert db.execute("SELECT removed, nickname FROM live_students").fetchall() == [(0, "")]
+            assert db.execute("SELECT game, pegs FROM live_sessions").fetchall() == [(1, 4)]  # no new game
     finally:
         context.close()
         attacker.stop()

@@ -228,12 +228,12 @@ def unsafe_requests(app, client):
             for name, value in values.items():
                 path = re.sub(f"<(int:)?{name}>", value, path)
             body = (
-                {"json": {"guess": "1122", "black": 0, "white": 0, "move": 1, "locked": True}}
+                {"json": {"guess": "1122", "black": 0, "white": 0, "move": 1, "locked": True, "nickname": "Ann"}}
                 if path.startswith("/api/")
                 else {}
             )
             found.append((method, path, body or {"data": form}))
-    assert len(found) == 37  # every form and every API route that changes something
+    assert len(found) == 41  # every form and every API route that changes something
     return found
 
 

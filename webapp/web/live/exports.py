@@ -168,6 +168,5 @@ def download(session: service.LiveSession, report: dict, kind: str) -> Response:
         response = Response(report_xlsx(rows, report_people(session, report)), mimetype=XLSX)
     else:
         response = Response(report_csv(rows), mimetype="text/csv")
-        response.charset = "utf-8"
     response.headers["Content-Disposition"] = f'attachment; filename="live-{session.code}.{kind}"'
     return response

@@ -378,10 +378,9 @@ def scoreboard(session: LiveSession) -> dict:
     key = (session.code, session.step_version, session.room_version)
     with _boards_lock:
         kept = _boards.get(key)
-        if kept is None:
-            lock = _board_locks.get(key)
-            if lock is None:
-                lock = _board_locks[key] = threading.Lock()
+        lock = _board_locks.get(key)
+        if lock is None:
+            lock = _board_locks[key] = threading.Lock()
     if kept is not None:
         return kept
     with lock:  # the first asker works it out; the others wait for it
@@ -423,7 +422,7 @@ def my_results(session: LiveSession, student: Student, token: str) -> dict:
     E beside the strategy's and the best possible, their points and place."""
     mine = store.live.votes_of(session.code, token)
     games = {game.game: game for game in lesson_games(session)}
-    rows = []
+    rows: list[dict] = []
     for (number, step), guess in sorted(mine.items()):
         game = games.get(number)
         if game is None or step not in revealed(game, session):
@@ -454,7 +453,9 @@ def my_results(session: LiveSession, student: Student, token: str) -> dict:
         "points": sum(r["points"] or 0 for r in rows),
         "place": place,
         "of": len(board["rows"]) if board else 0,
-        "pending": any(r["value"].pending or (r["strategy_value"] and r["strategy_value"].pending) for r in rows),
+        "pending": any(
+            r["value"].pending or (r["strategy_value"] is not None and r["strategy_value"].pending) for r in rows
+        ),
     }
 
 
