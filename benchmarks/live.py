@@ -4,7 +4,8 @@ on one gunicorn worker process while the teacher steps.
     python -m benchmarks --live                   # 200 students: in-process signals, Redis, nginx, a school
     python -m benchmarks --live --students 400
 
-Each student is a real HTTP connection to ``/live/<code>/events`` (all read
+Each student is a real HTTP connection to ``/live/<code>/events`` with
+that student's token, as a phone follows (all read
 by one thread here, through ``selectors``, so the benchmark's own threads do
 not compete with the server's). The teacher steps through the API; for every
 step the clock runs from just before the step's POST to each student's
@@ -98,16 +99,21 @@ def worker_pid(master: int) -> int:
 class Listeners:
     """Many event streams read by one selector: when each saw which version."""
 
-    def __init__(self, port: int, path: str, count: int, token: str | None = None):
+    def __init__(self, port: int, path: str, count: int, token: str | list[str] | None = None):
+        """``token``: the one every stream sends, or each stream's own (a
+        class's phones each follow with their student's token)."""
         self.selector = selectors.DefaultSelector()
         self.seen: list[dict[int, float]] = [{} for _ in range(count)]
         self.buffers = [b""] * count
         self.votes = [0] * count  # "votes" events heard (the teacher's stream), and the last one's id
         self.last_votes = [-1] * count
-        bearer = f"Authorization: Bearer {token}\r\n" if token else ""
-        request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n{bearer}\r\n".encode()
+        tokens = token if isinstance(token, list) else [token] * count
         self.sockets = []
         for index in range(count):
+            bearer = f"Authorization: Bearer {tokens[index]}\r\n" if tokens[index] else ""
+            request = (
+                f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n{bearer}\r\n"
+            ).encode()
             sock = socket.create_connection(("127.0.0.1", port))
             sock.sendall(request)
             sock.setblocking(False)
@@ -182,12 +188,14 @@ def run(
             status, session = call(port, "POST", "/api/live", {"source": "random"})
             assert status == 201, session
             code, token = session["code"], session["teacher_token"]
+            tokens = []
             for _ in range(students):
-                status, _ = call(port, "POST", f"/api/live/{code}/students", {})
+                status, joined = call(port, "POST", f"/api/live/{code}/students", {})
                 assert status == 201
+                tokens.append(joined["student_token"])
             _, state = call(port, "GET", f"/api/live/{code}")
             before = rss_mib(worker)
-            listeners = Listeners(port, f"/live/{code}/events?after={state['version']}", students)
+            listeners = Listeners(port, f"/live/{code}/events?after={state['version']}", students, tokens)
             try:
                 listeners.pump(lambda: all(listeners.opened))
                 opened = rss_mib(worker)
@@ -270,7 +278,7 @@ def school(
         _, state = call(port, "GET", f"/api/live/{code}")
         before = workers_rss_mib(master.pid)
         teacher = Listeners(port, f"/live/{code}/events?after={state['version']}", 1, token)
-        listeners = Listeners(port, f"/live/{code}/events?after={state['version']}", students)
+        listeners = Listeners(port, f"/live/{code}/events?after={state['version']}", students, tokens)
         try:
             listeners.pump(lambda: all(listeners.opened))
             teacher.pump(lambda: all(teacher.opened))

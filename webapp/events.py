@@ -58,7 +58,7 @@ DEFAULTS = {
     # the server shows it the connection), to free its place at once.
     "LIVE_GONE_SECONDS": 1.0,
     "LIVE_FREE_THREADS": 8,
-    "LIVE_POLL_SECONDS": 0.5,
+    "LIVE_POLL_SECONDS": 0.1,
     "LIVE_KEEPALIVE_SECONDS": 15.0,
     # A stream ends after this long and the browser opens it again at once
     # (Last-Event-ID), so no request holds a thread for ever.
