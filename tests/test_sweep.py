@@ -335,7 +335,7 @@ def test_every_size_every_route(sweep_app, work, capsys):
 # this many codes; on the larger boards a session accepts, the engine's own
 # count of each position's work says whether a page can draw it (and for a
 # strategy that scores no guess at all, its estimate: nothing).
-STEPPED_CODES = 5_000
+STEPPED_CODES = 1_500
 
 
 def line_costs(strategy, size: GameSize) -> list[int]:
