@@ -81,6 +81,7 @@ def test_a_release_database_upgrades_with_nothing_lost(backend, db_config):
                 assert len(store.codemaker.load_codemaker(row["id"]).moves) == len(replies)
             for row in before["daily_games"]:
                 assert store.players.daily_games_of(row["player"], row["day"])[row["board"]].id == row["game_id"]
+                assert store.players.issued_earlier(row["player"])  # the server's own, though not signed
             for row in before["hints"]:
                 assert store.games.load_hint(row["game_id"], row["move"], row["strategy"]) == row["result"]
         client = app.test_client()

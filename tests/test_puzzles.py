@@ -331,3 +331,43 @@ def test_puzzles_come_from_games_played_here(app, tmp_path):
         assert (found.total, found.best, found.themes) == (known.total, known.best, known.themes)
     again = app.test_cli_runner().invoke(args=["puzzles-from-games"]).output
     assert "added 0 puzzles" in again  # kept once
+
+
+# --- ratings worth trusting ----------------------------------------------------------------------
+
+
+def puzzle_ratings(app) -> dict[str, float]:
+    with app.app_context():
+        return {p.id: p.rating.rating for p in map(store.puzzles.get, store.puzzles.ids_rated_between(0, 1e9))}
+
+
+@BOTH
+def test_made_up_player_tokens_are_refused_and_rate_nothing(client, app):
+    shown = client.get("/api/puzzles/next").json
+    pid, guess = shown["id"], shown["history"][0]["guess"]
+    before = puzzle_ratings(app)
+    for made_up in ("aaaaaaaaaaaaaaaa", "teacher-of-class-7b"):
+        got = client.post(f"/api/puzzles/{pid}/answers", json={"guess": guess, "player": made_up}, headers=ORIGIN)
+        assert got.status_code == 422 and "not given out by this site" in got.json["error"]
+        with app.app_context():
+            assert store.puzzles.player(made_up) is None and store.puzzles.answers_of(made_up) == []
+    assert puzzle_ratings(app) == before
+    # A token the server gave is taken back.
+    given = client.post(f"/api/puzzles/{pid}/answers", json={"guess": guess}, headers=ORIGIN).json["player"]
+    again = client.post(f"/api/puzzles/{pid}/answers", json={"guess": guess, "player": given}, headers=ORIGIN)
+    assert again.status_code == 200 and again.json["player"] == given
+
+
+def test_a_made_up_cookie_is_replaced_by_a_token_of_the_sites_own(client, app):
+    client.set_cookie("player", "teacher-of-class-7b")
+    pid = shown_puzzle(client.get("/puzzles").data)
+    with app.app_context():
+        poor = a_poor_guess(store.puzzles.get(pid))
+    assert client.post(f"/puzzles/{pid}/answers", data={"guess": poor}, headers=ORIGIN).status_code == 303
+    token = client.get_cookie("player").value
+    assert token != "teacher-of-class-7b"
+    with app.app_context():
+        assert store.puzzles.player("teacher-of-class-7b") is None
+        assert [a.puzzle for a, _ in store.puzzles.answers_of(token)] == [pid]
+    assert client.post("/puzzles/streak", headers=ORIGIN).status_code == 303
+    assert client.get_cookie("player").value == token  # kept, once it is the site's own

@@ -12,7 +12,7 @@ from ..engine import Code, GameSize
 from ..engine.rules import PLAYING
 from .database import connection, locked, transaction, upsert
 from .games import Game, insert_game, load_game, size_of
-from .tables import daily_games, games, guesses, server_keys, watch_links
+from .tables import daily_games, earlier_players, games, guesses, server_keys, watch_links
 
 
 def server_key(name: str) -> str:
@@ -25,6 +25,12 @@ def server_key(name: str) -> str:
             db.execute(upsert(server_keys).values(name=name, value=secrets.token_hex(32)).on_conflict_do_nothing())
         value = connection().execute(query).scalar_one()
     return value
+
+
+def issued_earlier(token: str) -> bool:
+    """Whether ``token`` is one the database held before tokens were signed."""
+    query = sa.select(earlier_players.c.player).where(earlier_players.c.player == token)
+    return connection().execute(query).first() is not None
 
 
 def daily_game(player: str, day: int, board: str, size: GameSize, max_guesses: int, secret: Code) -> tuple[Game, bool]:

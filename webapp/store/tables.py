@@ -152,6 +152,14 @@ server_keys = sa.Table(
     sa.Column("value", sa.Text, nullable=False),
 )
 
+# The player tokens given out before tokens were signed (every one the
+# database held then): still the server's own. Nothing adds to it.
+earlier_players = sa.Table(
+    "earlier_players",
+    metadata,
+    sa.Column("player", sa.Text, primary_key=True),
+)
+
 daily_games = sa.Table(
     "daily_games",
     metadata,

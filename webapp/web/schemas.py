@@ -838,7 +838,9 @@ class PuzzleQuery(RequestModel):
 class PuzzleAnswer(RequestModel):
     guess: CodeText
     player: PlayerToken = Field(
-        None, description="The player token an earlier answer gave you; left out, a new one is made."
+        None,
+        description="The player token an earlier answer gave you; left out, a new one is made. A token this "
+        "site did not give out is refused (422).",
     )
 
 

@@ -11,7 +11,7 @@ from ... import store
 from .. import days
 from ..answers import is_htmx
 from ..limits import creating
-from ..players import browser_player, player_token, remember_player
+from ..players import browser_player, issued_player, remember_player
 from . import service
 from .blueprints import bp
 
@@ -83,7 +83,7 @@ def answer(puzzle_id):
     found = found_or_404(puzzle_id)
     asked = request.form.get("mode", "rated")
     asked = asked if asked in service.MODES else "rated"
-    player, _ = player_token(browser_player())
+    player, _ = issued_player(browser_player())
     text = request.form.get("guess", "")
     try:
         given = service.answer(found, player, text, asked)
@@ -137,7 +137,7 @@ def streak():
 @bp.post("/streak")
 @creating
 def start_streak():
-    player, _ = player_token(browser_player())
+    player, _ = issued_player(browser_player())
     try:
         service.start_streak(player)
     except service.Refused as exc:

@@ -41,6 +41,7 @@ from ...engine.review import shared_values
 from ...engine.tables import feedback_table
 from ...words import error_words
 from .. import days
+from ..players import issued
 
 Rating = store.puzzles.Rating
 StoredPuzzle = store.puzzles.StoredPuzzle
@@ -148,11 +149,23 @@ def daily(day: int | None = None) -> StoredPuzzle:
     return got
 
 
+def check_issued(player: str) -> None:
+    """Refuse a player token the server did not give out (made up by a client)."""
+    if not issued(player):
+        raise Refused(
+            gettext(
+                "This player token was not given out by this site: send the one an earlier answer gave you, or "
+                "leave it out to get a new one."
+            )
+        )
+
+
 def streak_target(solved: int) -> float:
     return STREAK_START + STREAK_STEP * solved
 
 
 def start_streak(player: str) -> None:
+    check_issued(player)
     loaded()
     first = store.puzzles.near(streak_target(0), player) or store.puzzles.near(streak_target(0), None)
     if first is None:
@@ -194,8 +207,10 @@ def mode_of(found: StoredPuzzle, player: str, asked: str) -> str:
 
 
 def answer(found: StoredPuzzle, player: str, text: str, asked: str = "rated") -> store.puzzles.Answer:
-    """Measure ``text`` as the answer to the puzzle exactly and keep it."""
+    """Measure ``text`` as the answer to the puzzle exactly and keep it, for
+    a player the server issued."""
     guess = read_guess(found, text)
+    check_issued(player)
     total = guess_total(found.size, found.history, guess, shared_values(found.size))
     mode = mode_of(found, player, asked)
 
