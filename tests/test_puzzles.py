@@ -33,6 +33,7 @@ from webapp.engine.review import Values
 from webapp.engine.strategies import played_mask, pool_of
 from webapp.web import days
 from webapp.web.loaders import play_guess
+from webapp.web.puzzles import service
 
 # The tests whose store work differs most between the two (locks, upserts,
 # the query that skips answered puzzles) run on both.
@@ -172,8 +173,8 @@ def test_a_best_guess_solves_and_raises_the_rating(client, app):
     assert "Solved" in verdict.text and "1500 → " in verdict.text
     after = int(re.search(r"1500 → (\d+)", verdict.text).group(1))
     assert after > 1500
-    with app.app_context():
-        assert store.puzzles.get(pid).rating.rating < puzzle.rating.rating  # the puzzle lost
+    with app.app_context():  # a new player's answers are provisional: the puzzle stays
+        assert store.puzzles.get(pid).rating == puzzle.rating and store.puzzles.get(pid).plays == 1
     # Answered again: shown as not rated, and nothing moves.
     again = client.post(f"/puzzles/{pid}/answers", data={"guess": str(puzzle.best[0])}, headers=ORIGIN)
     assert "Not rated" in client.get(again.headers["Location"]).text
@@ -337,8 +338,9 @@ def test_puzzles_come_from_games_played_here(app, tmp_path):
 
 
 def puzzle_ratings(app) -> dict[str, float]:
+    """Every puzzle's rating, by id."""
     with app.app_context():
-        return {p.id: p.rating.rating for p in map(store.puzzles.get, store.puzzles.ids_rated_between(0, 1e9))}
+        return dict(store.connection().exec_driver_sql("SELECT id, rating FROM puzzles").all())
 
 
 @BOTH
@@ -371,3 +373,41 @@ def test_a_made_up_cookie_is_replaced_by_a_token_of_the_sites_own(client, app):
         assert [a.puzzle for a, _ in store.puzzles.answers_of(token)] == [pid]
     assert client.post("/puzzles/streak", headers=ORIGIN).status_code == 303
     assert client.get_cookie("player").value == token  # kept, once it is the site's own
+
+
+def answer_json(client, puzzle: dict, guess: str, player: str | None = None, address: str = "127.0.0.1") -> dict:
+    body = {"guess": guess} | ({"player": player} if player else {})
+    got = client.post(puzzle["answer_url"], json=body, headers=ORIGIN, environ_base={"REMOTE_ADDR": address})
+    assert got.status_code == 200, got.json
+    return got.json
+
+
+def established_player(client, address: str) -> str:
+    """A player with PROVISIONAL_ANSWERS rated answers (each a poor guess)."""
+    player = None
+    for _ in range(service.PROVISIONAL_ANSWERS):
+        query = {"player": player} if player else {}
+        puzzle = client.get("/api/puzzles/next", query_string=query, environ_base={"REMOTE_ADDR": address}).json
+        given = answer_json(client, puzzle, puzzle["history"][0]["guess"], player, address)
+        assert given["rated"]
+        player = given["player"]
+    return player
+
+
+@BOTH
+def test_throwaway_players_move_no_puzzle_and_established_ones_do(client, app):
+    """25 new players answering one puzzle wrong: each one's own rating
+    moves, the puzzle's does not. A player with ten rated answers moves it."""
+    puzzle = client.get("/api/puzzles/next").json
+    before = puzzle_ratings(app)
+    for _ in range(25):
+        given = answer_json(client, puzzle, puzzle["history"][0]["guess"])
+        assert given["rated"] and not given["solved"] and given["rating_after"] < 1500
+    assert puzzle_ratings(app) == before
+    player = established_player(client, "10.0.0.2")
+    before = puzzle_ratings(app)
+    other = client.get("/api/puzzles/next", query_string={"player": player}, environ_base={"REMOTE_ADDR": "10.0.0.2"})
+    answer_json(client, other.json, other.json["history"][0]["guess"], player, "10.0.0.2")
+    after = puzzle_ratings(app)
+    assert after[other.json["id"]] > before[other.json["id"]]  # the puzzle won
+    assert {k for k in after if after[k] != before[k]} == {other.json["id"]}

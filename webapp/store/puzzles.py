@@ -168,6 +168,12 @@ def answered(token: str, puzzle_id: str) -> bool:
 Rate = Callable[[Rating, Rating, bool], tuple[Rating, Rating]]
 
 
+def rated_answers(db, token: str, most: int) -> int:
+    """How many rated answers ``token`` has given, counted up to ``most``."""
+    mine = sa.select(puzzle_answers.c.id).where(puzzle_answers.c.player == token, puzzle_answers.c.rated == 1)
+    return db.execute(sa.select(sa.func.count()).select_from(mine.limit(most).subquery())).scalar_one()
+
+
 def record_answer(
     token: str,
     puzzle_id: str,
@@ -179,11 +185,14 @@ def record_answer(
     start: Rating,
     rate: Rate,
     next_streak_puzzle: Callable[[int], str | None] | None = None,
+    provisional: int = 0,
 ) -> Answer:
     """Keep an answer. The first answer of ``token`` to this puzzle, unless
     in a streak, is rated: ``rate(player's, puzzle's, solved)`` gives both new
-    ratings (a new player starts at ``start``). In a streak, a solved puzzle
-    adds one and asks ``next_streak_puzzle(streak)``; a miss ends it."""
+    ratings (a new player starts at ``start``), and the puzzle takes its own
+    only once the player has ``provisional`` rated answers before this one.
+    In a streak, a solved puzzle adds one and asks
+    ``next_streak_puzzle(streak)``; a miss ends it."""
     with transaction() as db:
         mine = db.execute(locked(sa.select(puzzle_players).where(puzzle_players.c.player == token))).first()
         if mine is None:
@@ -206,16 +215,10 @@ def record_answer(
         if rated:
             after, puzzle_after = rate(before, Rating(row.rating, row.deviation), solved)
             changes.update(rating=after.rating, deviation=after.deviation)
-            db.execute(
-                puzzles.update()
-                .where(puzzles.c.id == puzzle_id)
-                .values(
-                    rating=puzzle_after.rating,
-                    deviation=puzzle_after.deviation,
-                    plays=puzzles.c.plays + 1,
-                    solves=puzzles.c.solves + int(solved),
-                )
-            )
+            counted: dict = {"plays": puzzles.c.plays + 1, "solves": puzzles.c.solves + int(solved)}
+            if rated_answers(db, token, provisional) >= provisional:
+                counted.update(rating=puzzle_after.rating, deviation=puzzle_after.deviation)
+            db.execute(puzzles.update().where(puzzles.c.id == puzzle_id).values(**counted))
         if mode == "streak":
             if solved:
                 streak = mine.streak + 1

@@ -5,8 +5,9 @@ Ratings are Weng and Lin's Bayesian approximation (openskill's
 Plackett-Luce model), which rates players and puzzles together as
 Glicko-2 does on lichess: each answer is a game between the player and the
 puzzle, won by the player when the guess is one of the best. A player's
-first answer to a puzzle moves both ratings once; answers in a streak and
-answers given again move neither."""
+first answer to a puzzle moves the player's rating once, and the puzzle's
+too once the player is established (``PROVISIONAL_ANSWERS``); answers in a
+streak and answers given again move neither."""
 
 from __future__ import annotations
 
@@ -49,6 +50,10 @@ StoredPuzzle = store.puzzles.StoredPuzzle
 # Every player and every puzzle starts at this rating; players this unsure
 # of it, puzzles (rated from the strategies' choices first) less.
 START = Rating(1500.0, 350.0)
+# A player's first rated answers are provisional, as lichess's provisional
+# players are: they move the player's rating, never the puzzle's, so players
+# made to be thrown away cannot push a puzzle.
+PROVISIONAL_ANSWERS = 10
 PUZZLE_DEVIATION = 200.0
 MODEL = PlackettLuce(mu=START.rating, sigma=START.deviation, beta=START.deviation / 2, tau=5.0)
 # The next puzzle is the one rated nearest above the player's rating moved
@@ -218,7 +223,17 @@ def answer(found: StoredPuzzle, player: str, text: str, asked: str = "rated") ->
         return store.puzzles.near(streak_target(solved), player, skip=found.id)
 
     return store.puzzles.record_answer(
-        player, found.id, str(guess), total, total == found.total, mode, time.time(), START, rate, next_streak
+        player,
+        found.id,
+        str(guess),
+        total,
+        total == found.total,
+        mode,
+        time.time(),
+        START,
+        rate,
+        next_streak,
+        provisional=PROVISIONAL_ANSWERS,
     )
 
 
