@@ -33,6 +33,7 @@ VIEWS = {
     "webapp.web.live.stream",
     "webapp.web.puzzles.pages",
     "webapp.web.puzzles.api",
+    "webapp.web.ops",
     "webapp.web.solver.line",
     "webapp.web.solver.classroom",
     "webapp.web.solver.compare",

@@ -23,6 +23,7 @@ running is never refused: only starting a new one is limited.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import threading
@@ -71,6 +72,10 @@ DEFAULTS = {
 }
 # The minute of every hour at which the sweep of abandoned games runs.
 SWEEP_MINUTE = "17"
+# Where a running consumer (embedded or ``huey_consumer``) writes the time
+# every JOBS_HEARTBEAT seconds, in the queue's own storage: any server of the
+# site reads there whether some consumer takes its jobs (``/readyz``).
+CONSUMER_HEARTBEAT = "consumer-heartbeat"
 
 
 class Busy(Exception):
@@ -350,6 +355,12 @@ class Jobs:
                 sweep(settings, logger, time.time())
 
         self.task, self.sweep = run_job, hourly_sweep
+        self.heartbeat = float(settings["JOBS_HEARTBEAT"])
+        self._working = 0  # consumer threads of this process taking jobs now
+        self._beating_lock = threading.Lock()
+        self._quiet = threading.Event()
+        self.huey.on_startup("heartbeat")(self._consumer_started)
+        self.huey.on_shutdown("heartbeat")(self._consumer_stopped)
         if settings["JOBS_CONSUMER"] == "embedded":
             self.start(settings["JOBS_WORKERS"], settings["JOBS_PERIODIC"])
 
@@ -369,6 +380,40 @@ class Jobs:
             thread.start()
         if periodic:
             self.consumer.scheduler.start()  # the hourly sweep
+
+    def _consumer_started(self) -> None:
+        """A consumer thread starts (huey's startup hook, in this process's
+        embedded consumer or in ``huey_consumer``): the first one starts the
+        heartbeat."""
+        with self._beating_lock:
+            self._working += 1
+            if self._working == 1:
+                self._quiet = threading.Event()
+                threading.Thread(target=self._beat, args=(self._quiet,), name="consumer heartbeat", daemon=True).start()
+
+    def _consumer_stopped(self) -> None:
+        with self._beating_lock:
+            self._working -= 1
+            if self._working == 0:
+                self._quiet.set()
+
+    def _beat(self, quiet: threading.Event) -> None:
+        while True:
+            # The queue away: readiness says so, and the next beat tries again.
+            with contextlib.suppress(Exception):
+                self.huey.put(CONSUMER_HEARTBEAT, time.time())
+            if quiet.wait(self.heartbeat):
+                return
+
+    def consumer_heard(self) -> float | None:
+        """When a consumer of this queue last beat (a time), or None when
+        none ever has; raises when the queue cannot be read."""
+        heard = self.huey.get(CONSUMER_HEARTBEAT, peek=True)
+        return float(heard) if heard is not None else None
+
+    def embedded_alive(self) -> bool:
+        """Whether this process's embedded consumer threads all run."""
+        return self.consumer is not None and all(thread.is_alive() for _, thread in self.consumer.worker_threads)
 
     def stop(self) -> None:
         if self.consumer is not None:

@@ -5,7 +5,7 @@ list of blueprints.
 
 Imports run one way: views (``play``, ``api``, ``share``, ``challenges``,
 ``codemaker``, ``apidocs``, ``theme``, ``daily``, ``live``, ``puzzles``,
-``solver/*``) →
+``ops``, ``solver/*``) →
 the helpers, one concern each (``answers``, ``forms``, ``loaders``,
 ``names``, ``palette``, ``players``, ``positions``, ``refusals``,
 ``sharing``, ``wording``), ``links``, ``hints`` → ``store``, ``jobs`` →
@@ -18,7 +18,7 @@ from urllib.parse import urlencode
 
 import click
 
-from .. import jobs
+from .. import health, jobs
 from ..settings import BOARDS_BY_KEY
 from . import (
     answers,
@@ -33,6 +33,7 @@ from . import (
     limits,
     links,
     live,
+    ops,
     palette,
     play,
     puzzles,
@@ -66,6 +67,7 @@ BLUEPRINTS = (
     live.api,
     puzzles.bp,
     puzzles.api,
+    ops.bp,
 )
 
 
@@ -102,6 +104,7 @@ def init_app(app) -> None:
         size_query=lambda size: urlencode(links.size_args(size)),
         size_fields=links.size_args,
     )
+    app.extensions["health"] = health.Readiness(app.config, app.extensions["store"], app.extensions["jobs"])
     app.before_request(forms.forms_only)
     app.after_request(answers.vary_on_htmx)
     for blueprint in BLUEPRINTS:

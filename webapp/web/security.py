@@ -78,6 +78,10 @@ UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 LOCAL_HOSTS = ["127.0.0.1", "localhost", "::1"]
 # A refused Host header is shown to its sender cut to this many characters.
 SHOWN_HOST = 80
+# What machines call (probes, Prometheus): they build no link, so they answer
+# whatever Host a probe names (a load balancer's address for the server, say),
+# and they answer while the database waits for its upgrade.
+PROBES = frozenset({"ops.healthz", "ops.readyz", "ops.metrics"})
 
 
 def site_origin(public_url: str | None, scheme: str, host: str) -> str:
@@ -175,7 +179,7 @@ def init_app(app) -> None:
         )
         request.routing_exception = None
         request_ctx.match_request()
-        if request.endpoint == "static" and request.routing_exception is None:
+        if (request.endpoint == "static" or request.endpoint in PROBES) and request.routing_exception is None:
             return None
         said = gettext("This server does not answer to the address %(host)s.", host=named)
         if public:
