@@ -13,6 +13,7 @@ import os
 import random
 import re
 from functools import lru_cache
+from urllib.parse import urlsplit
 
 import numpy as np
 import pytest
@@ -396,12 +397,13 @@ def established_player(client, address: str) -> str:
 
 @BOTH
 def test_throwaway_players_move_no_puzzle_and_established_ones_do(client, app):
-    """25 new players answering one puzzle wrong: each one's own rating
+    """25 new players answering one puzzle wrong, each from an address of its
+    own (from one, all but the first would be seen): each one's own rating
     moves, the puzzle's does not. A player with ten rated answers moves it."""
     puzzle = client.get("/api/puzzles/next").json
     before = puzzle_ratings(app)
-    for _ in range(25):
-        given = answer_json(client, puzzle, puzzle["history"][0]["guess"])
+    for number in range(25):
+        given = answer_json(client, puzzle, puzzle["history"][0]["guess"], address=f"10.1.0.{number}")
         assert given["rated"] and not given["solved"] and given["rating_after"] < 1500
     assert puzzle_ratings(app) == before
     player = established_player(client, "10.0.0.2")
@@ -411,3 +413,65 @@ def test_throwaway_players_move_no_puzzle_and_established_ones_do(client, app):
     after = puzzle_ratings(app)
     assert after[other.json["id"]] > before[other.json["id"]]  # the puzzle won
     assert {k for k in after if after[k] != before[k]} == {other.json["id"]}
+
+
+@BOTH
+def test_seeing_the_answer_first_gains_nothing(client, app):
+    """The issue's script: 12 puzzles, each answered first with no player
+    (the best guesses come back) and then by one's own player. None of those
+    answers is rated, no puzzle moves, the player's rating stays; the same
+    answers given honestly, from another address, gain."""
+    first = client.get("/api/puzzles/next").json
+    own = answer_json(client, first, first["history"][0]["guess"])
+    mine, rating = own["player"], own["rating_after"]
+    before = puzzle_ratings(app)
+    answered = []
+    for _ in range(12):
+        puzzle = client.get("/api/puzzles/next", query_string={"player": mine}).json
+        peek = answer_json(client, puzzle, puzzle["history"][0]["guess"])
+        best = peek["best_guesses"][0]
+        given = answer_json(client, puzzle, best, mine)
+        assert given["solved"] and given["seen"] and not given["rated"]
+        assert given["rating_before"] == given["rating_after"] == rating
+        answered.append((puzzle, best))
+    assert puzzle_ratings(app) == before
+    honest = None
+    for puzzle, best in answered:
+        given = answer_json(client, puzzle, best, honest, "10.0.0.3")
+        assert given["rated"] and not given["seen"]
+        honest = given["player"]
+    assert given["rating_after"] - 1500 > 0 == rating - own["rating_after"]
+
+
+def test_a_verdicts_link_shows_the_answer_to_whoever_opens_it(client, app):
+    puzzle = client.get("/api/puzzles/next").json
+    theirs = answer_json(client, puzzle, puzzle["history"][0]["guess"], address="10.0.0.4")
+    other = app.test_client()
+    link = urlsplit(theirs["url"]).path
+    assert other.get(link, environ_base={"REMOTE_ADDR": "10.0.0.5"}).status_code == 200
+    page = other.get(f"/puzzles/{puzzle['id']}", environ_base={"REMOTE_ADDR": "10.0.0.5"}).text
+    assert "shown at your address in the last hour" in page
+    with app.app_context():
+        best = str(store.puzzles.get(puzzle["id"]).best[0])
+    given = answer_json(other, puzzle, best, address="10.0.0.5")
+    assert given["solved"] and given["seen"] and not given["rated"]
+
+
+def test_a_streak_cannot_be_farmed_by_seeing_the_answer_first(client, app):
+    assert client.post("/puzzles/streak", headers=ORIGIN).status_code == 303
+    pid = shown_puzzle(client.get("/puzzles/streak").data)
+    with app.app_context():
+        poor = a_poor_guess(store.puzzles.get(pid))
+    peek = app.test_client().post(f"/api/puzzles/{pid}/answers", json={"guess": poor}, headers=ORIGIN).json
+    best = peek["best_guesses"][0]
+    answer = client.post(f"/puzzles/{pid}/answers", data={"guess": best, "mode": "streak"}, headers=ORIGIN)
+    assert "Not counted" in client.get(answer.headers["Location"]).text
+    with app.app_context():
+        record = store.puzzles.player(client.get_cookie("player").value)
+    assert (record.streak, record.best_streak) == (0, 0) and record.streak_puzzle not in (None, pid)
+    # The next puzzle of the streak, solved without a peek, counts.
+    following = shown_puzzle(client.get("/puzzles/streak").data)
+    with app.app_context():
+        best = str(store.puzzles.get(following).best[0])
+    answer = client.post(f"/puzzles/{following}/answers", data={"guess": best, "mode": "streak"}, headers=ORIGIN)
+    assert "Streak: 1 solved in a row" in client.get(answer.headers["Location"]).text

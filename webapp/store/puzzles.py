@@ -1,7 +1,8 @@
 """Best-guess puzzles: the set (loaded from the file the app ships), each
-player's rating and streak, the answers they gave, and the puzzle of each
-day. How a rating moves is the caller's rule (``rate``); the store reads
-both ratings and writes the new ones in one transaction."""
+player's rating and streak, the answers they gave, when each client was
+last shown a puzzle's best guesses, and the puzzle of each day. How a
+rating moves is the caller's rule (``rate``); the store reads both ratings
+and writes the new ones in one transaction."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from ..engine.codes import History, format_history, parse_history
 from ..engine.puzzles import Puzzle
 from .database import connection, locked, transaction, upsert
 from .games import size_of, size_values
-from .tables import puzzle_answers, puzzle_days, puzzle_players, puzzles
+from .tables import puzzle_answers, puzzle_days, puzzle_players, puzzle_seen, puzzles
 
 # Rows inserted per statement when a set is loaded.
 LOAD_BATCH = 500
@@ -65,6 +66,7 @@ class Answer:
     rating_before: float
     rating_after: float
     at: float
+    seen: bool = False  # its best guesses had been shown to its client just before
 
 
 def _puzzle(row) -> StoredPuzzle:
@@ -97,6 +99,7 @@ def _answer(row) -> Answer:
         row.rating_before,
         row.rating_after,
         row.at,
+        bool(row.seen),
     )
 
 
@@ -133,14 +136,35 @@ def get(puzzle_id: str) -> StoredPuzzle | None:
     return _puzzle(row) if row is not None else None
 
 
-def near(rating: float, player: str | None, skip: str | None = None, least: float | None = None) -> str | None:
+# A client shown puzzles' best guesses since a time: (client, time).
+Sight = tuple[str, float]
+
+
+def shown(sight: Sight):
+    """The condition "the client was shown this puzzle's best guesses since then"."""
+    client, since = sight
+    return sa.exists().where(
+        puzzle_seen.c.client == client, puzzle_seen.c.puzzle == puzzles.c.id, puzzle_seen.c.at >= since
+    )
+
+
+def near(
+    rating: float,
+    player: str | None,
+    skip: str | None = None,
+    least: float | None = None,
+    unseen: Sight | None = None,
+) -> str | None:
     """The id of the puzzle rated nearest above ``rating`` (else nearest
     below) that ``player`` has not answered, other than ``skip``; with
-    ``least``, only puzzles rated at least that."""
+    ``least``, only puzzles rated at least that; with ``unseen``, only those
+    whose best guesses that client has not been shown since then."""
     answered = sa.exists().where(puzzle_answers.c.player == player, puzzle_answers.c.puzzle == puzzles.c.id)
     base = sa.select(puzzles.c.id)
     if player is not None:
         base = base.where(~answered)
+    if unseen is not None:
+        base = base.where(~shown(unseen))
     if skip is not None:
         base = base.where(puzzles.c.id != skip)
     db = connection()
@@ -151,6 +175,21 @@ def near(rating: float, player: str | None, skip: str | None = None, least: floa
     if least is not None:
         below = below.where(puzzles.c.rating >= least)
     return db.execute(below.order_by(puzzles.c.rating.desc()).limit(1)).scalar()
+
+
+def saw(client: str, puzzle_id: str, now: float, forget_before: float, db=None) -> None:
+    """Keep that ``client`` was shown the puzzle's best guesses ``now``, and
+    forget every sight older than ``forget_before``."""
+    db = db or connection()
+    insert = upsert(puzzle_seen).values(client=client, puzzle=puzzle_id, at=now)
+    db.execute(insert.on_conflict_do_update(index_elements=["client", "puzzle"], set_={"at": insert.excluded.at}))
+    db.execute(puzzle_seen.delete().where(puzzle_seen.c.at < forget_before))
+
+
+def seen_since(client: str, puzzle_id: str, since: float) -> bool:
+    """Whether ``client`` was shown the puzzle's best guesses at ``since`` or later."""
+    query = sa.select(puzzles.c.id).where(puzzles.c.id == puzzle_id, shown((client, since)))
+    return connection().execute(query).first() is not None
 
 
 def player(token: str) -> PlayerRecord | None:
@@ -186,13 +225,18 @@ def record_answer(
     rate: Rate,
     next_streak_puzzle: Callable[[int], str | None] | None = None,
     provisional: int = 0,
+    sight: Sight | None = None,
 ) -> Answer:
     """Keep an answer. The first answer of ``token`` to this puzzle, unless
-    in a streak, is rated: ``rate(player's, puzzle's, solved)`` gives both new
-    ratings (a new player starts at ``start``), and the puzzle takes its own
-    only once the player has ``provisional`` rated answers before this one.
-    In a streak, a solved puzzle adds one and asks
-    ``next_streak_puzzle(streak)``; a miss ends it."""
+    in a streak or seen, is rated: ``rate(player's, puzzle's, solved)`` gives
+    both new ratings (a new player starts at ``start``), and the puzzle takes
+    its own only once the player has ``provisional`` rated answers before
+    this one. In a streak, a solved puzzle adds one and asks
+    ``next_streak_puzzle(streak)``; a miss ends it. With ``sight`` (client,
+    since), an answer to a puzzle whose best guesses that client was shown
+    since then is seen: never rated, and in a streak neither counted nor a
+    miss (the streak goes on to ``next_streak_puzzle`` of the same count);
+    either way the client has now been shown them."""
     with transaction() as db:
         mine = db.execute(locked(sa.select(puzzle_players).where(puzzle_players.c.player == token))).first()
         if mine is None:
@@ -203,12 +247,17 @@ def record_answer(
             )
             mine = db.execute(sa.select(puzzle_players).where(puzzle_players.c.player == token)).one()
         row = db.execute(locked(sa.select(puzzles).where(puzzles.c.id == puzzle_id))).one()
-        seen = db.execute(
+        given_before = db.execute(
             sa.select(puzzle_answers.c.id)
             .where(puzzle_answers.c.player == token, puzzle_answers.c.puzzle == puzzle_id)
             .limit(1)
         ).first()
-        rated = seen is None and mode != "streak"
+        peeked = (  # only a first answer: one given again is not rated anyway
+            given_before is None
+            and sight is not None
+            and db.execute(sa.select(puzzles.c.id).where(puzzles.c.id == puzzle_id, shown(sight))).first() is not None
+        )
+        rated = given_before is None and mode != "streak" and not peeked
         before = Rating(mine.rating, mine.deviation)
         after = before
         changes: dict = {"touched_at": now}
@@ -220,7 +269,9 @@ def record_answer(
                 counted.update(rating=puzzle_after.rating, deviation=puzzle_after.deviation)
             db.execute(puzzles.update().where(puzzles.c.id == puzzle_id).values(**counted))
         if mode == "streak":
-            if solved:
+            if peeked:
+                changes.update(streak_puzzle=next_streak_puzzle(mine.streak) if next_streak_puzzle else None)
+            elif solved:
                 streak = mine.streak + 1
                 changes.update(
                     streak=streak,
@@ -244,9 +295,14 @@ def record_answer(
                 rating_before=before.rating,
                 rating_after=after.rating,
                 at=now,
+                seen=int(peeked),
             )
         )
-    return Answer(answer_id, token, puzzle_id, guess, total, solved, mode, rated, before.rating, after.rating, now)
+        if sight is not None:
+            saw(sight[0], puzzle_id, now, sight[1], db)
+    return Answer(
+        answer_id, token, puzzle_id, guess, total, solved, mode, rated, before.rating, after.rating, now, peeked
+    )
 
 
 def answer(answer_id: str) -> Answer | None:

@@ -298,8 +298,21 @@ puzzle_answers = sa.Table(
     sa.Column("rating_before", sa.Float, nullable=False),
     sa.Column("rating_after", sa.Float, nullable=False),
     sa.Column("at", Seconds, nullable=False),
+    # Whether the puzzle's best guesses had been shown to the answer's client just before.
+    sa.Column("seen", sa.Integer, nullable=False, server_default="0"),
     sa.Index("puzzle_answers_by_player", "player", "puzzle"),
     sa.Index("puzzle_answers_by_time", "player", "at"),
+)
+
+# When a client (an address, keyed) was last shown a puzzle's best guesses:
+# by a verdict, its own answer's or a link's.
+puzzle_seen = sa.Table(
+    "puzzle_seen",
+    metadata,
+    sa.Column("client", sa.Text, primary_key=True),
+    sa.Column("puzzle", sa.Text, sa.ForeignKey("puzzles.id"), primary_key=True),
+    sa.Column("at", Seconds, nullable=False),
+    sa.Index("puzzle_seen_by_time", "at"),
 )
 
 # The daily puzzle of each day, fixed the first time the day's is asked for.

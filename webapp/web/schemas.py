@@ -872,7 +872,14 @@ class PuzzleVerdict(AnswerModel):
     expected: float = Field(description="E of the guess: the expected number of guesses from here, it included.")
     best_expected: float = Field(description="V: the least E of any guess here.")
     best_guesses: list[Code] = Field(description="The best guesses, one for each way of playing them up to symmetry.")
-    rated: bool = Field(description="Whether this answer moved the ratings (only a player's first answer to it).")
+    rated: bool = Field(
+        description="Whether this answer moved the player's rating: only a player's first answer to a puzzle, "
+        "and not when seen. The puzzle's rating moves too once the player has ten rated answers."
+    )
+    seen: bool = Field(
+        description="Whether this client (its address) was shown the puzzle's best guesses in the hour before, "
+        "by another answer or a verdict's link: such an answer is not rated."
+    )
     rating_before: int
     rating_after: int
     player: str = Field(description="The player token: send it back to keep your rating.")

@@ -120,6 +120,7 @@ def answer(puzzle_id, body: PuzzleAnswer):
         "best_expected": found.total / found.codes,
         "best_guesses": [str(c) for c in found.best],
         "rated": given.rated,
+        "seen": given.seen,
         "rating_before": round(given.rating_before),
         "rating_after": round(given.rating_after),
         "player": player,

@@ -38,6 +38,7 @@ def puzzle_page(found: service.StoredPuzzle, mode: str, status: int = 200, error
         "draft": draft,
         "rating": round(service.rating_of(player).rating),
         "answered": player is not None and store.puzzles.answered(player, found.id),
+        "seen": service.seen(found),
         "streak": record.streak if record is not None and mode == "streak" else None,
         "day": days.today() if mode == "daily" else None,
     }
@@ -120,6 +121,7 @@ def verdict(answer_id):
     if given is None:
         abort(404, gettext("There is no such answer."))
     found = found_or_404(given.puzzle)
+    service.shown(found)  # whoever opens the link now knows the best guesses
     return verdict_view(given, found)
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from random import Random
 
 import numpy as np
-from flask import current_app
+from flask import current_app, has_request_context
 from flask_babel import gettext
 from openskill.models import PlackettLuce
 
@@ -42,7 +42,7 @@ from ...engine.review import shared_values
 from ...engine.tables import feedback_table
 from ...words import error_words
 from .. import days
-from ..players import issued
+from ..players import client_key, issued
 
 Rating = store.puzzles.Rating
 StoredPuzzle = store.puzzles.StoredPuzzle
@@ -54,6 +54,11 @@ START = Rating(1500.0, 350.0)
 # players are: they move the player's rating, never the puzzle's, so players
 # made to be thrown away cannot push a puzzle.
 PROVISIONAL_ANSWERS = 10
+# An answer from a client (an address) shown the puzzle's best guesses this
+# many seconds before or less (by any answer's verdict, or a verdict's link)
+# is not rated, and does not count in a streak: seeing the answer with one
+# player and giving it with another gains nothing.
+SEEN_SECONDS = 3600.0
 PUZZLE_DEVIATION = 200.0
 MODEL = PlackettLuce(mu=START.rating, sigma=START.deviation, beta=START.deviation / 2, tau=5.0)
 # The next puzzle is the one rated nearest above the player's rating moved
@@ -116,18 +121,41 @@ def puzzle(puzzle_id: str) -> StoredPuzzle | None:
     return store.puzzles.get(puzzle_id)
 
 
+def sight() -> store.puzzles.Sight | None:
+    """This request's client and the time since which a puzzle it was shown
+    counts as seen (None outside a request: nobody is asking)."""
+    return (client_key(), time.time() - SEEN_SECONDS) if has_request_context() else None
+
+
+def seen(found: StoredPuzzle) -> bool:
+    """Whether this request's client was shown the puzzle's best guesses just before."""
+    now = sight()
+    return now is not None and store.puzzles.seen_since(now[0], found.id, now[1])
+
+
+def shown(found: StoredPuzzle) -> None:
+    """Keep that this request's client is shown the puzzle's best guesses (a verdict's page)."""
+    now = sight()
+    if now is not None:
+        store.puzzles.saw(now[0], found.id, time.time(), now[1])
+
+
 def rating_of(player: str | None) -> Rating:
     record = store.puzzles.player(player) if player else None
     return record.rating if record is not None else START
 
 
 def next_for(player: str | None, rng: Random | None = None) -> StoredPuzzle:
-    """A puzzle near the player's rating that they have not answered (any
-    puzzle near it once they have answered every one)."""
+    """A puzzle near the player's rating that they have not answered, nor
+    their client seen just before (any puzzle near it once there is none)."""
     loaded()
     rng = rng or Random()
     pivot = rating_of(player).rating + rng.uniform(-SPREAD, SPREAD)
-    found = store.puzzles.near(pivot, player) or store.puzzles.near(pivot, None)
+    found = (
+        store.puzzles.near(pivot, player, unseen=sight())
+        or store.puzzles.near(pivot, player)
+        or store.puzzles.near(pivot, None)
+    )
     if found is None:
         raise Refused(gettext("There are no puzzles yet."), 503)
     got = store.puzzles.get(found)
@@ -172,7 +200,11 @@ def streak_target(solved: int) -> float:
 def start_streak(player: str) -> None:
     check_issued(player)
     loaded()
-    first = store.puzzles.near(streak_target(0), player) or store.puzzles.near(streak_target(0), None)
+    first = (
+        store.puzzles.near(streak_target(0), player, unseen=sight())
+        or store.puzzles.near(streak_target(0), player)
+        or store.puzzles.near(streak_target(0), None)
+    )
     if first is None:
         raise Refused(gettext("There are no puzzles yet."), 503)
     store.puzzles.start_streak(player, first, time.time(), START)
@@ -220,7 +252,10 @@ def answer(found: StoredPuzzle, player: str, text: str, asked: str = "rated") ->
     mode = mode_of(found, player, asked)
 
     def next_streak(solved: int) -> str | None:
-        return store.puzzles.near(streak_target(solved), player, skip=found.id)
+        target = streak_target(solved)
+        return store.puzzles.near(target, player, skip=found.id, unseen=sight()) or store.puzzles.near(
+            target, player, skip=found.id
+        )
 
     return store.puzzles.record_answer(
         player,
@@ -234,6 +269,7 @@ def answer(found: StoredPuzzle, player: str, text: str, asked: str = "rated") ->
         rate,
         next_streak,
         provisional=PROVISIONAL_ANSWERS,
+        sight=sight(),
     )
 
 

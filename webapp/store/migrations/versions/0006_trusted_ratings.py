@@ -1,5 +1,7 @@
 """Ratings worth trusting: the player tokens given out before tokens were
-signed (every token the database holds, kept as the server's own).
+signed (every token the database holds, kept as the server's own), when
+each client was last shown a puzzle's best guesses, and whether an answer
+came just after such a sight.
 
 Revision ID: 0006
 Revises: 0005
@@ -28,7 +30,20 @@ def upgrade() -> None:
         "UNION SELECT player FROM puzzle_players "
         "UNION SELECT player FROM puzzle_answers"
     )
+    op.create_table(
+        "puzzle_seen",
+        sa.Column("client", sa.Text, primary_key=True),
+        sa.Column("puzzle", sa.Text, sa.ForeignKey("puzzles.id"), primary_key=True),
+        sa.Column("at", Seconds, nullable=False),
+    )
+    op.create_index("puzzle_seen_by_time", "puzzle_seen", ["at"])
+    with op.batch_alter_table("puzzle_answers") as batch:
+        batch.add_column(sa.Column("seen", sa.Integer, nullable=False, server_default="0"))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("puzzle_answers") as batch:
+        batch.drop_column("seen")
+    op.drop_index("puzzle_seen_by_time", "puzzle_seen")
+    op.drop_table("puzzle_seen")
     op.drop_table("earlier_players")
