@@ -5,6 +5,24 @@ worker to serve (and for a replacement after one dies), not only until the
 port is open (``benchmarks.load.ReadyWorkers`` reads it)."""
 
 import os
+import shutil
+import tempfile
+
+# Metrics as deploy/gunicorn.conf.py keeps them: one directory for every worker's values.
+MADE_METRICS_DIRECTORY = not os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+if MADE_METRICS_DIRECTORY:
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="mastermind-metrics-")
+
+
+def child_exit(server, worker):
+    from webapp.metrics import worker_exit
+
+    worker_exit(worker.pid)
+
+
+def on_exit(server):
+    if MADE_METRICS_DIRECTORY:
+        shutil.rmtree(os.environ["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
 
 
 def post_worker_init(worker):

@@ -11,6 +11,8 @@ took at most 0.16 s from a step to the last student, about 160 KiB each
 (``python -m benchmarks --live``, docs/performance.md)."""
 
 import os
+import shutil
+import tempfile
 
 wsgi_app = "webapp:create_app()"
 worker_class = "gthread"
@@ -22,6 +24,32 @@ timeout = 60
 # so two servers on one machine (mastermind@8000 and @8001) would take it
 # from each other; nothing here uses it, and systemd restarts the servers.
 control_socket_disable = True
+
+# Metrics (webapp.metrics, served at /metrics when METRICS_ENABLED): every
+# worker writes its values to files in one directory of this server's, and a
+# scrape reads them all, whichever worker answers. Set here, before any
+# worker imports prometheus_client; PROMETHEUS_MULTIPROC_DIR in the
+# environment names another (one per server: never share it).
+MADE_METRICS_DIRECTORY = not os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+if MADE_METRICS_DIRECTORY:
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="mastermind-metrics-")
+
+
+def on_starting(server):
+    from webapp.metrics import prepare_directory
+
+    prepare_directory(os.environ["PROMETHEUS_MULTIPROC_DIR"])  # a previous run's counts go
+
+
+def child_exit(server, worker):
+    from webapp.metrics import worker_exit
+
+    worker_exit(worker.pid)  # its open streams close with it; its counts stay
+
+
+def on_exit(server):
+    if MADE_METRICS_DIRECTORY:
+        shutil.rmtree(os.environ["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
 
 
 def post_worker_init(worker):

@@ -88,7 +88,7 @@ def create_app(config=None):
     if not app.config["DATABASE_URL"]:
         os.makedirs(os.path.dirname(os.path.abspath(app.config["DATABASE"])), exist_ok=True)
 
-    from . import events, jobs, store, web
+    from . import events, jobs, metrics, store, web
     from .engine import warm
 
     if app.config["WARM_UP"] == "background":
@@ -99,6 +99,7 @@ def create_app(config=None):
         warm.warm_up()
 
     app.extensions["store"] = store.open_database(app.config)
+    app.extensions["metrics"] = metrics.Metrics(app.config)
     bind_store(app)
     jobs.init_app(app)
     events.init_app(app)

@@ -100,6 +100,7 @@ class Hub:
         self._lock = threading.Lock()
         self._followed: dict[str, Followed] = {}
         self._addresses: Counter[str] = Counter()  # streams from each address
+        self.open_streams = None  # a gauge of the metrics: streams open now
 
     @property
     def streams(self) -> int:
@@ -134,11 +135,15 @@ class Hub:
             followed = self._followed.setdefault(code, Followed())
             followed.streams += 1
             self._addresses[address] += 1
+        if self.open_streams is not None:
+            self.open_streams.inc()
         try:
             self.started()
             self.ready(SUBSCRIBE_SECONDS)
             yield followed
         finally:
+            if self.open_streams is not None:
+                self.open_streams.dec()
             with self._lock:
                 followed.streams -= 1
                 if not followed.streams:
@@ -298,6 +303,7 @@ def init_app(app) -> None:
     hub.per_address = int(app.config["LIVE_STREAMS_PER_ADDRESS"])
     hub.per_session = int(app.config["LIVE_STREAMS_PER_SESSION"]) + int(app.config["LIVE_ANONYMOUS_STREAMS"])
     hub.look_every = float(app.config["LIVE_GONE_SECONDS"])
+    hub.open_streams = app.extensions["metrics"].live_streams
     app.extensions["live"] = hub
 
 

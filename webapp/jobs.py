@@ -38,6 +38,7 @@ from . import store
 from .computations import KINDS, Kind, is_stored, job_key, register, remembered
 from .engine.codes import MastermindError
 from .events import DEFAULTS as LIVE_DEFAULTS
+from .metrics import Metrics
 
 __all__ = ["KINDS", "Busy", "Job", "Jobs", "Kind", "get", "is_stored", "job_key", "register", "remembered", "run"]
 
@@ -174,7 +175,7 @@ def get(kind: str, params: dict) -> Job:
     client = request.remote_addr if has_request_context() else None
     starts = current_app.extensions["jobs"].starts
     if client is not None and starts is not None and not starts.allows(client):
-        raise Busy(starts.retry_after(client), "client-starts")
+        raise _refused(Busy(starts.retry_after(client), "client-starts"))
     most = config("JOBS_MAX")
     share = config("JOBS_PER_CLIENT") or max(1, most - 1)
     try:
@@ -183,10 +184,20 @@ def get(kind: str, params: dict) -> Job:
             if client is not None and starts is not None:
                 starts.count(client)
     except store.jobs.ClientJobsFull:
-        raise Busy(config("JOBS_RETRY_AFTER"), "client-busy") from None
+        raise _refused(Busy(config("JOBS_RETRY_AFTER"), "client-busy")) from None
     except store.jobs.JobsFull:
-        raise Busy(config("JOBS_RETRY_AFTER")) from None
+        raise _refused(Busy(config("JOBS_RETRY_AFTER"))) from None
     return _stored(key)
+
+
+# The name each refusal of a job is counted under in the metrics.
+REFUSAL_LIMITS = {"client-starts": "job-starts", "client-busy": "jobs-per-client", "server-busy": "jobs"}
+
+
+def _refused(busy: Busy) -> Busy:
+    """Count the refusal ``busy`` in the app's metrics; it, to raise."""
+    current_app.extensions["metrics"].refused(REFUSAL_LIMITS[busy.fact])
+    return busy
 
 
 def _may_compute_here() -> bool:
@@ -214,10 +225,11 @@ def _enqueue(key: str) -> None:
     current_app.extensions["jobs"].task(key)
 
 
-def run(key: str, settings, logger) -> None:
+def run(key: str, settings, logger, metrics: Metrics | None = None) -> None:
     """Run the job ``key`` here, unless another worker has it (the body of
     the queue's one task, inside a unit of work of the store). ``settings``
-    holds the JOBS_* values; nothing here needs the web app."""
+    holds the JOBS_* values; nothing here needs the web app. ``metrics``
+    gains how long the job waited and ran."""
     heartbeat, stale = settings["JOBS_HEARTBEAT"], settings["JOBS_STALE_SECONDS"]
     if not store.jobs.claim_job(key, time.time(), time.time() - stale):
         return
@@ -253,10 +265,14 @@ def run(key: str, settings, logger) -> None:
         store.jobs.fail_job(key, problem, time.time())
         if not isinstance(exc, MastermindError):  # the engine's refusals are answers, not faults
             logger.exception("job %s failed", key)
+        if metrics is not None:
+            metrics.job(row["kind"], started - row["created_at"], time.time() - started, "failed")
         return
     stop.set()
     beater.join()
     store.jobs.finish_job(key, row["kind"], row["params"], json.dumps(result), time.time())
+    if metrics is not None:
+        metrics.job(row["kind"], started - row["created_at"], time.time() - started, "done")
 
 
 def sweep(settings, logger, now: float) -> dict[str, int]:
@@ -320,7 +336,14 @@ class Jobs:
     of this machine), its one task, and the embedded consumer threads when
     configured."""
 
-    def __init__(self, settings, database: store.Database, logger, instance_path: str = "instance"):
+    def __init__(
+        self,
+        settings,
+        database: store.Database,
+        logger,
+        instance_path: str = "instance",
+        metrics: Metrics | None = None,
+    ):
         for setting, value in DEFAULTS.items():  # the app's config gains the defaults it does not set
             settings.setdefault(setting, value)
         name = settings["JOBS_QUEUE_NAME"]
@@ -347,7 +370,7 @@ class Jobs:
         @self.huey.task(name="run_job")
         def run_job(key):
             with store.scope(database):
-                run(key, settings, logger)
+                run(key, settings, logger, metrics)
 
         @self.huey.periodic_task(crontab(minute=SWEEP_MINUTE), name="sweep")
         def hourly_sweep():
@@ -426,4 +449,6 @@ class Jobs:
 
 
 def init_app(app) -> None:
-    app.extensions["jobs"] = Jobs(app.config, app.extensions["store"], app.logger, app.instance_path)
+    app.extensions["jobs"] = Jobs(
+        app.config, app.extensions["store"], app.logger, app.instance_path, app.extensions["metrics"]
+    )

@@ -122,3 +122,16 @@ def finish_job(key: str, kind: str, params: str, result: str, now: float) -> Non
 
 def fail_job(key: str, message: str, now: float) -> None:
     connection().execute(jobs.update().where(jobs.c.key == key).values(status=FAILED, error=message, finished_at=now))
+
+
+def job_counts(fresh_after: float) -> tuple[int, int, float | None]:
+    """Jobs queued and jobs running (heartbeat newer than ``fresh_after``),
+    and when the oldest queued one was asked for (None: none is queued)."""
+    query = (
+        sa.select(jobs.c.status, sa.func.count(), sa.func.min(jobs.c.created_at))
+        .where(jobs.c.status.in_((QUEUED, RUNNING)), jobs.c.heartbeat >= fresh_after)
+        .group_by(jobs.c.status)
+    )
+    found = {status: (int(n), oldest) for status, n, oldest in connection().execute(query)}
+    queued, oldest = found.get(QUEUED, (0, None))
+    return queued, found.get(RUNNING, (0, None))[0], oldest

@@ -542,3 +542,17 @@ def expire_live(idle_before: float) -> int:
             db.execute(live_students.delete().where(live_students.c.code.in_(chunk)))
             db.execute(live_sessions.delete().where(live_sessions.c.code.in_(chunk)))
     return len(codes)
+
+
+def live_counts(idle_before: float) -> tuple[int, int]:
+    """How many sessions were touched since ``idle_before`` (not yet ended),
+    and how many students they hold (removed ones left out)."""
+    db = connection()
+    going = live_sessions.c.touched_at >= idle_before
+    sessions = db.execute(sa.select(sa.func.count()).where(going)).scalar_one()
+    students = db.execute(
+        sa.select(sa.func.count())
+        .select_from(live_students.join(live_sessions, live_students.c.code == live_sessions.c.code))
+        .where(going, live_students.c.removed == 0)
+    ).scalar_one()
+    return int(sessions), int(students)

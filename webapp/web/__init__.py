@@ -41,6 +41,7 @@ from . import (
     share,
     sharing,
     theme,
+    traffic,
 )
 from .solver import blueprints as solver
 from .solver import classroom, compare, line, tree  # noqa: F401  (their routes join the solver's blueprints)
@@ -90,6 +91,7 @@ def extract_api_messages(fileobj, keywords, comment_tags, options):
 
 
 def init_app(app) -> None:
+    traffic.init_app(app)
     security.init_app(app)
     limits.init_app(app)
     errors.init_app(app)

@@ -43,6 +43,7 @@ def init_app(app) -> None:
         """A database that cannot be written (read-only, disk full, locked):
         a 503 the player understands, never a 500."""
         app.logger.error("database unavailable: %s", exc)
+        app.extensions["metrics"].database_errors.labels(type(exc).__name__).inc()
         unavailable = gettext(
             "The game could not be saved just now (the server cannot write its records). "
             "Nothing was lost: try again in a moment."

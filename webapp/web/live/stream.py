@@ -123,6 +123,7 @@ def events(code):
     address = get_remote_address()
     watcher = not teacher and student is None  # the code alone: a few places of its own, never the room's
     if not hub.room_for(address, session.code) or not enter_stream(session.code, watcher):
+        current_app.extensions["metrics"].refused("live-streams")
         response = error_response(503, gettext("Too many screens follow this server just now: use Refresh."))
         response.headers["Retry-After"] = "10"
         return response
