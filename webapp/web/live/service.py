@@ -232,7 +232,10 @@ def game_of(settings: LiveGameSettings) -> tuple[GameSize, Code | None]:
             raise Refused(gettext('Give a secret exactly when the source is "teacher".'))
         elif settings.source == "random":
             secret = random_secret(size)
-        drawable(strategy, size, secret)
+        # A secret drawn at random is checked along the adversary's line (the
+        # costliest replies), so whether a board is offered never depends on
+        # the draw; a typed secret along its own line.
+        drawable(strategy, size, secret if settings.source == "teacher" else None)
     except MastermindError as exc:
         raise refused(exc) from None
     return size, secret
