@@ -86,12 +86,15 @@ chromium:
 		$(SUDO) apt-get install -y --no-install-recommends chromium; }
 
 # The store, API, job and challenge tests also run on real PostgreSQL and
-# Redis servers, and the benchmarks' smoke run behind nginx, which the tests
-# start themselves from Debian's packages.
+# Redis servers, the benchmarks' smoke run behind nginx, and the metrics
+# under a real Prometheus (with promtool for the alert rules), which the
+# tests start themselves from Debian's packages.
 servers:
 	@{ ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && command -v redis-server >/dev/null 2>&1 && \
-		{ command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; }; } || \
-		{ $(SUDO) apt-get update && $(SUDO) apt-get install -y --no-install-recommends postgresql redis-server nginx; }
+		{ command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; } && \
+		command -v prometheus >/dev/null 2>&1 && command -v promtool >/dev/null 2>&1; } || \
+		{ $(SUDO) apt-get update && \
+		$(SUDO) apt-get install -y --no-install-recommends postgresql redis-server nginx prometheus; }
 
 # Lint and format (ruff), types (mypy: strict on the engine), then every test.
 test: $(TEST_STAMP) compile-messages bytecode chromium servers lint

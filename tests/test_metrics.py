@@ -173,6 +173,8 @@ def test_every_series_is_labelled_without_a_secret(make_app):
     assert value(samples, "mastermind_http_request_duration_seconds_count", route="/games/<game_id>") == 1
     assert value(samples, "mastermind_refusals_total", limit="create") >= 1
     assert value(samples, "mastermind_puzzle_answers_total") == 1
+    checks = {labels["check"]: v for name, labels, v in samples if name == "mastermind_ready"}
+    assert checks == {"database": 1, "schema": 1, "jobs": 1, **({"redis": 1} if app.config["REDIS_URL"] else {})}
     assert value(samples, "mastermind_job_run_seconds_count", kind="compare", outcome="done") == 1
     assert value(samples, "mastermind_job_wait_seconds_count", kind="compare") == 1
     assert value(samples, "mastermind_live_streams") == 1

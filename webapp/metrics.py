@@ -13,7 +13,8 @@ mode; :func:`worker_exit` forgets a dead worker's open streams).
 
 What the database knows for the whole site (jobs queued and running, the
 oldest job's wait, live sessions and their students) is read at each
-scrape instead, by the worker that answers.
+scrape instead, by the worker that answers, with the server's readiness
+(``webapp.health``'s checks, 1 or 0 each), so an alert can watch it.
 
 No label carries a secret: requests are labelled by their route's
 template (``/games/<game_id>``), never by their path, and by method and
@@ -164,9 +165,10 @@ class Metrics:
         self.job_wait.labels(kind).observe(max(waited, 0.0))
         self.job_run.labels(kind, outcome).observe(max(ran, 0.0))
 
-    def exposition(self, site: Callable[[], dict[str, float]] | None = None) -> bytes:
+    def exposition(self, site: Callable[[], dict] | None = None) -> bytes:
         """The text a scrape reads: every process's values, then ``site()``'s
-        gauges (name → value, read now from the database)."""
+        gauges, read now (name → value, or → {label's value: value} for a
+        gauge with a label)."""
         if self.shared:
             from prometheus_client import multiprocess
 
@@ -182,26 +184,29 @@ class Metrics:
         return text
 
 
-# What ``site()`` reports at a scrape: each gauge's name and help.
+# What ``site()`` reports at a scrape: each gauge's name, help and label (if any).
 SITE_GAUGES = {
-    "mastermind_jobs_queued": "Jobs queued and not yet taken, across the site.",
-    "mastermind_jobs_running": "Jobs running now, across the site.",
-    "mastermind_jobs_oldest_queued_seconds": "Seconds the oldest queued job has waited (0: none waits).",
-    "mastermind_live_sessions": "Live sessions not yet ended (touched within LIVE_IDLE_HOURS).",
-    "mastermind_live_students": "Students in those sessions (removed ones left out).",
+    "mastermind_ready": ("1 when this server has what /readyz checks, else 0, by check.", "check"),
+    "mastermind_jobs_queued": ("Jobs queued and not yet taken, across the site.", None),
+    "mastermind_jobs_running": ("Jobs running now, across the site.", None),
+    "mastermind_jobs_oldest_queued_seconds": ("Seconds the oldest queued job has waited (0: none waits).", None),
+    "mastermind_live_sessions": ("Live sessions not yet ended (touched within LIVE_IDLE_HOURS).", None),
+    "mastermind_live_students": ("Students in those sessions (removed ones left out).", None),
 }
 
 
 class SiteGauges:
     """A collector of the figures read at a scrape."""
 
-    def __init__(self, site: Callable[[], dict[str, float]]):
+    def __init__(self, site: Callable[[], dict]):
         self.site = site
 
     def collect(self):
         for name, value in self.site().items():
-            family = GaugeMetricFamily(name, SITE_GAUGES[name])
-            family.add_metric([], float(value))
+            description, label = SITE_GAUGES[name]
+            family = GaugeMetricFamily(name, description, labels=[label] if label else None)
+            for labels, number in value.items() if label else [((), value)]:
+                family.add_metric([labels] if label else [], float(number))
             yield family
 
 

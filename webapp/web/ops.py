@@ -49,17 +49,20 @@ def readyz():
     return response
 
 
-def site_figures() -> dict[str, float]:
-    """What the database knows for the whole site, read at a scrape; nothing
-    when it cannot be read (the scrape still gives every count)."""
+def site_figures() -> dict:
+    """This server's readiness, and what the database knows for the whole
+    site, read at a scrape (without the database's figures when it cannot
+    be read: the scrape still gives every count)."""
     config = current_app.config
     now = time.time()
+    ready = {"mastermind_ready": {check.name: int(check.ok) for check in current_app.extensions["health"].checks()}}
     try:
         queued, running, oldest = store.jobs.job_counts(now - float(config["JOBS_STALE_SECONDS"]))
         sessions, students = store.live.live_counts(now - float(config["LIVE_IDLE_HOURS"]) * 3600)
     except current_app.extensions["store"].unavailable:
-        return {}
+        return ready
     return {
+        **ready,
         "mastermind_jobs_queued": queued,
         "mastermind_jobs_running": running,
         "mastermind_jobs_oldest_queued_seconds": max(now - oldest, 0.0) if oldest is not None else 0.0,
