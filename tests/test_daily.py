@@ -202,7 +202,10 @@ def test_carrying_asks_before_putting_this_browsers_statistics_aside(app, client
     start_daily(other)
     mine = other.get_cookie("player").value
     page = other.get(f"/me/carry/{theirs}").get_data(as_text=True)
-    assert "This browser has statistics of its own" in page and "1 of today's puzzles still being played" in page
+    assert (
+        "This browser has statistics of its own" in page
+        and "1 of today's Daily Mastermind games still being played" in page
+    )
     unasked = other.post("/me/carry", data={"token": theirs})  # a form without the answer to the question
     assert unasked.status_code == 409 and other.get_cookie("player").value == mine
     taken = other.post("/me/carry", data={"token": theirs, "replace": "1"})

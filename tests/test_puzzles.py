@@ -12,13 +12,14 @@ import itertools
 import os
 import random
 import re
+from contextlib import contextmanager
 from functools import lru_cache
 from urllib.parse import urlsplit
 
 import numpy as np
 import pytest
 
-from webapp import store
+from webapp import create_app, store
 from webapp.engine.codes import Code, GameSize
 from webapp.engine.puzzles import (
     MARGIN,
@@ -223,14 +224,15 @@ def test_the_api_never_shows_the_answer_and_skips_answered_puzzles(client):
         "distinct_guesses",
         "history",
         "codes",
-        "themes",
         "rating",
         "url",
         "answer_url",
-    }
+    }  # no themes: they tell of the best guess
     answered = client.post(first["answer_url"], json={"guess": first["history"][0]["guess"]}, headers=ORIGIN).json
     player = answered["player"]
     assert answered["rated"] and not answered["solved"]
+    with client.application.app_context():
+        assert answered["themes"] == list(store.puzzles.get(first["id"]).themes)  # with the verdict
     for _ in range(5):
         assert client.get("/api/puzzles/next", query_string={"player": player}).json["id"] != first["id"]
     assert client.get("/api/puzzles/000000000000").status_code == 404
@@ -300,6 +302,17 @@ def test_htmx_gets_the_verdict_in_place(client, app):
 @pytest.mark.parametrize("path", ["/puzzles/000000000000", "/puzzles/answers/nothing"])
 def test_unknown_puzzles_are_404(client, path):
     assert client.get(path).status_code == 404
+
+
+def test_a_404_never_echoes_a_raw_id(client):
+    """An id that turns the line around, or holds a NUL, is written out;
+    a long one is cut to a little more than an id's length."""
+    got = client.get("/api/puzzles/%E2%80%AEabc%00")
+    assert got.status_code == 404 and got.json["error"] == "There is no puzzle U+202EabcU+0000."
+    long = client.post("/api/puzzles/" + "x" * 300 + "/answers", json={"guess": "1234"}, headers=ORIGIN)
+    assert long.status_code == 404 and long.json["error"] == "There is no puzzle " + "x" * 14 + "."
+    page = client.get("/puzzles/%E2%80%AEevil").text
+    assert "There is no puzzle U+202Eevil." in page and "There is no puzzle \u202e" not in page
 
 
 def test_the_next_puzzle_is_near_the_players_rating(client, app):
@@ -475,3 +488,61 @@ def test_a_streak_cannot_be_farmed_by_seeing_the_answer_first(client, app):
         best = str(store.puzzles.get(following).best[0])
     answer = client.post(f"/puzzles/{following}/answers", data={"guess": best, "mode": "streak"}, headers=ORIGIN)
     assert "Streak: 1 solved in a row" in client.get(answer.headers["Location"]).text
+
+
+@contextmanager
+def app_with(db_config, **config):
+    """An app of its own, with these settings (the real rate limits but for them)."""
+    made = create_app({**db_config, "TESTING": True, "JOBS_CONSUMER": "none", **config})
+    try:
+        yield made
+    finally:
+        made.extensions["store"].close()
+
+
+def test_new_players_per_address_are_limited(db_config):
+    with app_with(db_config, PUZZLE_PLAYER_RATE_LIMIT="3 per hour") as app:
+        client = app.test_client()
+        puzzle = client.get("/api/puzzles/next").json
+        poor = puzzle["history"][0]["guess"]
+        players = [answer_json(client, puzzle, poor)["player"] for _ in range(3)]
+        refused = client.post(puzzle["answer_url"], json={"guess": poor}, headers=ORIGIN)
+        assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
+        assert refused.json["error"].startswith("Too many new puzzle players from this address just now")
+        answer_json(client, puzzle, poor, players[0])  # a player it has: still answers
+        answer_json(client, puzzle, poor, address="10.0.0.6")  # another address: a new player
+        page = client.post(f"/puzzles/{puzzle['id']}/answers", data={"guess": poor}, headers=ORIGIN)
+        assert page.status_code == 429 and "Too many new puzzle players" in page.text
+        streak = client.post("/puzzles/streak", headers=ORIGIN)
+        assert streak.status_code == 429 and "Too many new puzzle players" in streak.text
+
+
+def test_puzzle_answers_are_not_new_games(db_config):
+    """A school behind one address: 31 answers in a minute pass the default
+    limits (the 31st was refused as a new game); answers have their own."""
+    with app_with(db_config) as app:
+        client = app.test_client()
+        puzzle = client.get("/api/puzzles/next").json
+        player = None
+        for _ in range(31):
+            player = answer_json(client, puzzle, puzzle["history"][0]["guess"], player)["player"]
+    with app_with(db_config, PUZZLE_ANSWER_RATE_LIMIT="2 per minute") as app:
+        client = app.test_client()
+        puzzle = client.get("/api/puzzles/next").json
+        for status in (200, 200, 429):
+            got = client.post(puzzle["answer_url"], json={"guess": puzzle["history"][0]["guess"]}, headers=ORIGIN)
+            assert got.status_code == status
+        assert got.json["error"] == "Too many puzzle answers from this address just now: try again in 1 minute."
+
+
+def test_a_verdicts_rating_change_is_shown_only_to_its_player(client, app):
+    pid = shown_puzzle(client.get("/puzzles").data)
+    with app.app_context():
+        puzzle = store.puzzles.get(pid)
+    answer = client.post(f"/puzzles/{pid}/answers", data={"guess": str(puzzle.best[0])}, headers=ORIGIN)
+    mine = client.get(answer.headers["Location"]).text
+    assert "Your rating: 1500 → " in mine
+    theirs = app.test_client().get(answer.headers["Location"]).text  # the link, opened by anyone else
+    assert "Solved" in theirs and "Your rating" not in theirs and "1500 →" not in theirs
+    assert ("is the best guess." in mine) == (len(puzzle.best) == 1)
+    assert "E is how many guesses you can expect to need from here" in mine

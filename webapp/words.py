@@ -286,7 +286,7 @@ def _line_too_slow(d: dict) -> str:
 # Every fact the engine raises, worded. The keys are the engine's (see
 # MastermindError); each entry takes the error's details.
 ERRORS: dict[str, Callable[[dict], str]] = {
-    "daily-size": lambda d: gettext("The daily puzzle is played with 4 pegs and 6 colours or 5 pegs and 8 colours."),
+    "daily-size": lambda d: gettext("Daily Mastermind is played with 4 pegs and 6 colours or 5 pegs and 8 colours."),
     "pegs-not-number": lambda d: gettext("Pegs must be a whole number from %(low)d to %(high)d.", **d),
     "colors-not-number": lambda d: gettext("Colours must be a whole number from %(low)d to %(high)d.", **d),
     "pegs-out-of-range": lambda d: gettext("Pegs must be from %(low)d to %(high)d, not %(given)s.", **d),

@@ -166,10 +166,14 @@ class Puzzle:
         )
 
 
+# The characters of a puzzle's key.
+KEY_LENGTH = 12
+
+
 def puzzle_key(size: GameSize, history: History) -> str:
     """A short stable name for a position (the same on every machine)."""
     text = json.dumps([size.params(), [[str(g), r.black, r.white] for g, r in history]], sort_keys=True)
-    return hashlib.sha256(text.encode()).hexdigest()[:12]
+    return hashlib.sha256(text.encode()).hexdigest()[:KEY_LENGTH]
 
 
 def margin_total(n: int) -> int:

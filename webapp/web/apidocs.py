@@ -101,9 +101,10 @@ RESPONSES = {
     429: (
         "TooManyRequests",
         error(
-            "Too many requests of one kind just now: new games, challenges, puzzle answers or live "
-            "sessions from this address, join codes from this address that find no session, or joins or "
-            "proposals in one live session. The sentence says which, and when to try again.",
+            "Too many requests of one kind just now: new games, challenges or live sessions from this "
+            "address, puzzle answers or new puzzle players from this address, join codes from this address "
+            "that find no session, or joins or proposals in one live session. The sentence says which, and "
+            "when to try again.",
             "Retry-After",
             *LIMITED,
         ),
@@ -134,7 +135,10 @@ TAGS = [
     {"name": "games", "description": "Play against a secret the server draws."},
     {"name": "codemaker", "description": "You keep the secret; a strategy guesses it."},
     {"name": "challenges", "description": "One secret, many players, and a results table."},
-    {"name": "daily", "description": "The daily puzzle, the same for everyone, and a player's statistics."},
+    {
+        "name": "daily",
+        "description": "Daily Mastermind, one secret a day the same for everyone, and a player's statistics.",
+    },
     {"name": "solver", "description": "The algorithms at work: comparisons, optimal lines, one position explained."},
     {"name": "live", "description": "A live classroom: the teacher steps through a strategy's game, students vote."},
     {"name": "puzzles", "description": "Best-guess puzzles: a position, the best next guess, rated."},

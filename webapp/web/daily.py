@@ -34,7 +34,9 @@ def day_or_404(number: int) -> int:
         abort(
             404,
             gettext(
-                "There is no daily puzzle #%(number)s yet: today's is #%(today)d.", number=number, today=days.today()
+                "There is no Daily Mastermind #%(number)s yet: today's is #%(today)d.",
+                number=number,
+                today=days.today(),
             ),
         )
     return number
@@ -92,14 +94,14 @@ def play():
 @operation(
     id="playDaily",
     tag="daily",
-    summary="Today's daily puzzle",
+    summary="Today's Daily Mastermind",
     description="One secret a day (UTC) per board, the same for everyone: the player's game of today's "
     "puzzle, made the first time (201), the same game after that (200). Guess in it with "
     "POST /api/games/{game_id}/guesses.",
     body=Daily,
     answers={
-        201: Documented("A new game of today's puzzle.", DailyGame, LIMITED, GAME_LINKS),
-        200: Documented("The player's game of today's puzzle.", DailyGame, LIMITED, GAME_LINKS),
+        201: Documented("A new game of today's Daily Mastermind.", DailyGame, LIMITED, GAME_LINKS),
+        200: Documented("The player's game of today's Daily Mastermind.", DailyGame, LIMITED, GAME_LINKS),
     },
     errors=(400, 429, 503),
 )

@@ -1,7 +1,8 @@
 """Rate limits on the routes that create something (games, challenges,
 codemaker games), per client address, with Flask-Limiter. A player never
 meets them; a script creating hundreds of games a second does, and gets 429
-with ``Retry-After``.
+with ``Retry-After``. Puzzle answers, and new puzzle players, have limits
+of their own (``answering``, :func:`count_new_player`).
 
 The counters must be the same for every worker process and every server, or
 each worker would allow the whole limit again. They live in the app's own
@@ -46,6 +47,11 @@ DEFAULTS = {
     "LIVE_LOOKUP_RATE_LIMIT": "20 per minute;100 per hour",
     "LIVE_JOIN_RATE_LIMIT": "300 per minute",
     "LIVE_VOTE_RATE_LIMIT": "3000 per minute",
+    # Puzzle answers (and streaks started) per address: a school's pupils
+    # share one, so generous; and new puzzle players per address (a player's
+    # first answer or streak), so that players made to be thrown away are few.
+    "PUZZLE_ANSWER_RATE_LIMIT": "600 per minute",
+    "PUZZLE_PLAYER_RATE_LIMIT": "100 per hour;500 per day",
 }
 
 
@@ -98,9 +104,25 @@ def worded(words: Callable[[int], str]) -> Callable[[], str]:
 
 def too_many_creations(minutes: int) -> str:
     return ngettext(
-        "Too many new games, challenges, puzzle answers and live sessions from this address just now: try "
+        "Too many new games, challenges and live sessions from this address just now: try again in %(num)d minute.",
+        "Too many new games, challenges and live sessions from this address just now: try again in %(num)d minutes.",
+        minutes,
+    )
+
+
+def too_many_answers(minutes: int) -> str:
+    return ngettext(
+        "Too many puzzle answers from this address just now: try again in %(num)d minute.",
+        "Too many puzzle answers from this address just now: try again in %(num)d minutes.",
+        minutes,
+    )
+
+
+def too_many_new_players(minutes: int) -> str:
+    return ngettext(
+        "Too many new puzzle players from this address just now: answer as a player you already have, or try "
         "again in %(num)d minute.",
-        "Too many new games, challenges, puzzle answers and live sessions from this address just now: try "
+        "Too many new puzzle players from this address just now: answer as a player you already have, or try "
         "again in %(num)d minutes.",
         minutes,
     )
@@ -134,6 +156,35 @@ creating = limiter.shared_limit(
 
 def config_limit(name: str):
     return lambda: current_app.config[name]
+
+
+# Puzzle answers and streaks started: a count of their own, not new games.
+answering = limiter.shared_limit(
+    config_limit("PUZZLE_ANSWER_RATE_LIMIT"),
+    scope="puzzle-answer",
+    methods=["POST"],
+    error_message=worded(too_many_answers),
+)
+
+
+def count_new_player() -> int:
+    """Count a new puzzle player against the client's address: 0 while it
+    is within ``PUZZLE_PLAYER_RATE_LIMIT``, else the seconds until the
+    window it used up ends (and nothing is counted)."""
+    if not current_app.config["RATELIMIT_ENABLED"]:
+        return 0
+    address, now = get_remote_address(), time.time()
+    items = parse_many(config_limit("PUZZLE_PLAYER_RATE_LIMIT")())
+    waits = [
+        limiter.limiter.get_window_stats(item, "puzzle-players", address).reset_time - now
+        for item in items
+        if not limiter.limiter.test(item, "puzzle-players", address)
+    ]
+    if waits:
+        return max(1, math.ceil(max(waits)))
+    for item in items:
+        limiter.limiter.hit(item, "puzzle-players", address)
+    return 0
 
 
 def wrong_code_limits():

@@ -93,11 +93,11 @@ def outcome_context(game: store.games.Game, daily: tuple[int, str] | None) -> di
     if daily is not None:  # everyone plays the same secret today: the replay would show it
         number, board = daily
         link = external_url("daily.day", number=number)
-        context.update(share_context(game, link), share_label=gettext("Daily puzzle #%(number)d", number=number))
+        context.update(share_context(game, link), share_label=gettext("Daily Mastermind #%(number)d", number=number))
         skill = part.review["skill"] if part.review else None
         context["share_text"] = days.share_text(game, number, board, skill)
         context["share_description"] = gettext(
-            "Daily puzzle #%(number)d: %(result)s", number=number, result=context["share_description"]
+            "Daily Mastermind #%(number)d: %(result)s", number=number, result=context["share_description"]
         )
     elif challenge is not None:  # friends play the same secret; the replay would show it
         link = external_url("challenges.challenge", challenge_id=challenge)
@@ -320,9 +320,11 @@ def watch(token):
         if daily is not None:
             context["shared_by"] = {
                 "link": url_for("daily.day", number=daily[0]),
-                "words": gettext("Play daily puzzle #%(number)d", number=daily[0]),
-                "warning": gettext("Show the secret: everyone plays this daily puzzle's secret."),
-                "warning_won": gettext("Show the winning guess: it is the secret everyone plays in this daily puzzle."),
+                "words": gettext("Play Daily Mastermind #%(number)d", number=daily[0]),
+                "warning": gettext("Show the secret: everyone plays this Daily Mastermind's secret."),
+                "warning_won": gettext(
+                    "Show the winning guess: it is the secret everyone plays in this Daily Mastermind."
+                ),
             }
         elif challenge is not None:
             context["shared_by"] = {

@@ -343,7 +343,7 @@ class ChallengeGame(Game):
 
 
 class DailyGame(Game):
-    """A player's game of today's daily puzzle."""
+    """A player's game of today's Daily Mastermind."""
 
     player: str = Field(
         description="The anonymous player token: send it back to get the same game and your statistics."
@@ -377,7 +377,7 @@ class Stats(AnswerModel):
     played: Count = Field(description="Finished games.")
     won: Count
     win_rate: Percent | None = Field(description="Per cent.")
-    current_streak: Count = Field(description="Days in a row, up to today or yesterday, with a daily puzzle won.")
+    current_streak: Count = Field(description="Days in a row, up to today or yesterday, with a Daily Mastermind won.")
     longest_streak: Count
     daily_played: Count
     guesses: dict[str, Count] = Field(description="Games won, by the guesses they needed.")
@@ -850,14 +850,13 @@ class Puzzle(SizeAnswer):
     id: PuzzleId
     history: list[Reply] = Field(description="The guesses so far and their replies.")
     codes: Annotated[int, Field(ge=1)] = Field(description="How many codes could still be the secret.")
-    themes: list[PuzzleTheme]
     rating: int = Field(description="The puzzle's rating (Glicko-like, 1500 to start).")
     url: Url = Field(description="The puzzle's page.")
     answer_url: Url = Field(description="Where to POST an answer.")
 
 
 class DailyPuzzle(Puzzle):
-    """Today's puzzle (UTC), the same for everyone."""
+    """The puzzle of the day (UTC), the same for everyone."""
 
     day: Annotated[int, Field(ge=1)] = Field(description="The day's number (1 is 1 January 2026).")
     date: Annotated[str, Field(json_schema_extra={"format": "date"})]
@@ -872,6 +871,7 @@ class PuzzleVerdict(AnswerModel):
     expected: float = Field(description="E of the guess: the expected number of guesses from here, it included.")
     best_expected: float = Field(description="V: the least E of any guess here.")
     best_guesses: list[Code] = Field(description="The best guesses, one for each way of playing them up to symmetry.")
+    themes: list[PuzzleTheme] = Field(description="What the puzzle is about (they tell of its best guesses).")
     rated: bool = Field(
         description="Whether this answer moved the player's rating: only a player's first answer to a puzzle, "
         "and not when seen. The puzzle's rating moves too once the player has ten rated answers."

@@ -5,12 +5,11 @@ answer before it is answered)."""
 from __future__ import annotations
 
 from flask import url_for
-from flask_babel import gettext
 
 from .. import days
 from ..contract import Documented, link, operation
 from ..errors import error_response
-from ..limits import creating
+from ..limits import answering
 from ..links import external_url
 from ..players import browser_player, player_token
 from ..schemas import DailyPuzzle, Puzzle, PuzzleAnswer, PuzzleQuery, PuzzleVerdict
@@ -26,7 +25,6 @@ def puzzle_json(found: service.StoredPuzzle) -> dict:
         "id": found.id,
         "history": [{"guess": str(g), "black": r.black, "white": r.white} for g, r in found.history],
         "codes": found.codes,
-        "themes": list(found.themes),
         "rating": round(found.rating.rating),
         "url": external_url("puzzles.show", puzzle_id=found.id),
         "answer_url": url_for("puzzles_api.answer", puzzle_id=found.id),
@@ -60,9 +58,9 @@ def next_json(query: PuzzleQuery):
 @operation(
     id="dailyPuzzle",
     tag="puzzles",
-    summary="Today's puzzle",
+    summary="The puzzle of the day",
     description="The same puzzle for everyone, changing at midnight UTC.",
-    answers={200: Documented("Today's puzzle.", DailyPuzzle, links=ANSWER_LINK)},
+    answers={200: Documented("The puzzle of the day.", DailyPuzzle, links=ANSWER_LINK)},
     errors=(503,),
 )
 def daily_json():
@@ -85,12 +83,12 @@ def daily_json():
 def puzzle(puzzle_id):
     found = service.puzzle(puzzle_id)
     if found is None:
-        return error_response(404, gettext("There is no puzzle %(id)s.", id=puzzle_id))
+        return error_response(404, service.no_such_puzzle(puzzle_id))
     return puzzle_json(found)
 
 
 @api.post("/<puzzle_id>/answers")
-@creating
+@answering
 @operation(
     id="answerPuzzle",
     tag="puzzles",
@@ -106,7 +104,7 @@ def puzzle(puzzle_id):
 def answer(puzzle_id, body: PuzzleAnswer):
     found = service.puzzle(puzzle_id)
     if found is None:
-        return error_response(404, gettext("There is no puzzle %(id)s.", id=puzzle_id))
+        return error_response(404, service.no_such_puzzle(puzzle_id))
     player, _ = player_token(body.player)
     try:
         given = service.answer(found, player, body.guess, "daily" if service.daily().id == found.id else "rated")
@@ -119,6 +117,7 @@ def answer(puzzle_id, body: PuzzleAnswer):
         "expected": given.total / found.codes,
         "best_expected": found.total / found.codes,
         "best_guesses": [str(c) for c in found.best],
+        "themes": list(found.themes),
         "rated": given.rated,
         "seen": given.seen,
         "rating_before": round(given.rating_before),

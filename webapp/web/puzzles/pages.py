@@ -10,7 +10,8 @@ from flask_babel import gettext
 from ... import store
 from .. import days
 from ..answers import is_htmx
-from ..limits import creating
+from ..errors import error_response
+from ..limits import answering
 from ..players import browser_player, issued_player, remember_player
 from . import service
 from .blueprints import bp
@@ -48,7 +49,7 @@ def puzzle_page(found: service.StoredPuzzle, mode: str, status: int = 200, error
 def found_or_404(puzzle_id: str) -> service.StoredPuzzle:
     found = service.puzzle(puzzle_id)
     if found is None:
-        abort(404, gettext("There is no puzzle %(id)s.", id=puzzle_id))
+        abort(404, service.no_such_puzzle(puzzle_id))
     return found
 
 
@@ -79,7 +80,7 @@ def daily():
 
 
 @bp.post("/<puzzle_id>/answers")
-@creating
+@answering
 def answer(puzzle_id):
     found = found_or_404(puzzle_id)
     asked = request.form.get("mode", "rated")
@@ -93,21 +94,21 @@ def answer(puzzle_id):
         return remember_player(response, player)
     target = url_for("puzzles.verdict", answer_id=given.id)
     if is_htmx():
-        response = make_response(verdict_view(given, found, fragment=True))
+        response = make_response(verdict_view(given, found, player, fragment=True))
         response.headers["HX-Push-Url"] = target
     else:
         response = redirect(target, 303)
     return remember_player(response, player)
 
 
-def verdict_view(given, found: service.StoredPuzzle, fragment: bool = False):
-    player = browser_player()
+def verdict_view(given, found: service.StoredPuzzle, viewer: str | None, fragment: bool = False):
+    """The verdict of ``given``: its rating change and streak only for its own player (``viewer``)."""
     record = service.streak_of(given.player)
     context = {
         **board_context(found),
         **service.verdict(found, given),
         "mode": given.mode,
-        "mine_to_see": player == given.player,
+        "mine_to_see": viewer == given.player,
         "streak_after": record.streak if record is not None else 0,
         "streak_best": record.best_streak if record is not None else 0,
         "streak_on": record is not None and record.streak_puzzle is not None,
@@ -122,7 +123,7 @@ def verdict(answer_id):
         abort(404, gettext("There is no such answer."))
     found = found_or_404(given.puzzle)
     service.shown(found)  # whoever opens the link now knows the best guesses
-    return verdict_view(given, found)
+    return verdict_view(given, found, browser_player())
 
 
 @bp.get("/streak")
@@ -137,13 +138,13 @@ def streak():
 
 
 @bp.post("/streak")
-@creating
+@answering
 def start_streak():
     player, _ = issued_player(browser_player())
     try:
         service.start_streak(player)
     except service.Refused as exc:
-        abort(exc.status, str(exc))
+        return error_response(exc.status, str(exc))
     return remember_player(redirect(url_for("puzzles.streak"), 303), player)
 
 

@@ -29,6 +29,7 @@ from ...engine import Code, MastermindError
 from ...engine.codes import Feedback
 from ...engine.position import partition_bars
 from ...engine.puzzles import (
+    KEY_LENGTH,
     SHIPPED,
     Rejected,
     candidates_of,
@@ -40,8 +41,9 @@ from ...engine.puzzles import (
 )
 from ...engine.review import shared_values
 from ...engine.tables import feedback_table
-from ...words import error_words
+from ...words import error_words, visible
 from .. import days
+from ..limits import count_new_player, hold_off, minutes_until, too_many_new_players
 from ..players import client_key, issued
 
 Rating = store.puzzles.Rating
@@ -121,6 +123,12 @@ def puzzle(puzzle_id: str) -> StoredPuzzle | None:
     return store.puzzles.get(puzzle_id)
 
 
+def no_such_puzzle(puzzle_id: str) -> str:
+    """The 404's sentence: the id as asked, cut to a little more than an id's
+    length and with every invisible or reversing character written out."""
+    return gettext("There is no puzzle %(id)s.", id=visible(puzzle_id[: KEY_LENGTH + 2]))
+
+
 def sight() -> store.puzzles.Sight | None:
     """This request's client and the time since which a puzzle it was shown
     counts as seen (None outside a request: nobody is asking)."""
@@ -182,8 +190,9 @@ def daily(day: int | None = None) -> StoredPuzzle:
     return got
 
 
-def check_issued(player: str) -> None:
-    """Refuse a player token the server did not give out (made up by a client)."""
+def check_player(player: str) -> None:
+    """Refuse a player token the server did not give out (made up by a
+    client), and a new puzzle player past its address's limit."""
     if not issued(player):
         raise Refused(
             gettext(
@@ -191,6 +200,11 @@ def check_issued(player: str) -> None:
                 "leave it out to get a new one."
             )
         )
+    if store.puzzles.player(player) is None:
+        wait = count_new_player()
+        if wait:
+            hold_off(wait)
+            raise Refused(too_many_new_players(minutes_until(time.time() + wait)), 429)
 
 
 def streak_target(solved: int) -> float:
@@ -198,7 +212,7 @@ def streak_target(solved: int) -> float:
 
 
 def start_streak(player: str) -> None:
-    check_issued(player)
+    check_player(player)
     loaded()
     first = (
         store.puzzles.near(streak_target(0), player, unseen=sight())
@@ -247,7 +261,7 @@ def answer(found: StoredPuzzle, player: str, text: str, asked: str = "rated") ->
     """Measure ``text`` as the answer to the puzzle exactly and keep it, for
     a player the server issued."""
     guess = read_guess(found, text)
-    check_issued(player)
+    check_player(player)
     total = guess_total(found.size, found.history, guess, shared_values(found.size))
     mode = mode_of(found, player, asked)
 
@@ -307,6 +321,13 @@ def split(found: StoredPuzzle, guess: Code, total: int) -> Split:
 def why(found: StoredPuzzle, best: Split, mine: Split, solved: bool) -> str:
     """One sentence saying why the best guess is best."""
     n = found.codes
+    if solved and len(found.best) == 1:
+        return gettext(
+            "Your guess is the best: it splits the %(codes)d codes into %(groups)d groups, the largest of %(largest)d.",
+            codes=n,
+            groups=mine.groups,
+            largest=mine.largest,
+        )
     if solved:
         return gettext(
             "Your guess is one of the best: it splits the %(codes)d codes into %(groups)d groups, the largest of "
