@@ -22,6 +22,7 @@ from pathlib import Path
 
 from webapp import create_app, store
 from webapp.engine.puzzles import SHIPPED, Puzzle, read_set
+from webapp.web.players import new_player
 from webapp.web.puzzles import service
 
 
@@ -56,12 +57,13 @@ def measure(config: dict, count: int, answered: int, draws: int) -> dict:
     rng = random.Random(1)
     app = create_app({**config, "TESTING": True, "RATELIMIT_ENABLED": False, "JOBS_PERIODIC": False})
     try:
-        with app.app_context():
+        # A request's context: an answer is rated for the client that sends it.
+        with app.test_request_context():
             started = time.perf_counter()
             store.puzzles.load(copies(count, rng), service.PUZZLE_DEVIATION)
             app.extensions["puzzles-loaded"] = True
             loading = time.perf_counter() - started
-            player = "benchmark-player-0001"
+            player = new_player()  # a token the server issued, as a browser's first answer gets
             for _ in range(answered):
                 found = service.next_for(player, rng)
                 service.answer(found, player, str(found.best[0]))
