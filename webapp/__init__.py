@@ -88,8 +88,10 @@ def create_app(config=None):
     if not app.config["DATABASE_URL"]:
         os.makedirs(os.path.dirname(os.path.abspath(app.config["DATABASE"])), exist_ok=True)
 
-    from . import events, jobs, metrics, store, web
+    from . import events, jobs, logs, metrics, store, web
     from .engine import warm
+
+    logs.configure(app.config)
 
     if app.config["WARM_UP"] == "background":
         import threading

@@ -326,6 +326,7 @@ def main(argv: list[str] | None = None) -> None:
     one_address = args.host and args.host != ALL_ADDRESSES
     addresses = [args.host] if one_address else find_addresses(os.environ)
     os.environ.update(app_environment(addresses, args.port, os.environ))
+    os.environ.setdefault("MASTERMIND_LOG_REQUESTS", "false")  # the terminal shows the join banner, not each request
     public = os.environ.get("MASTERMIND_PUBLIC_URL") if addresses else None
     shown = banner(public, addresses[1:], args.port, translations(os.environ))
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import threading
 import time
@@ -38,6 +39,7 @@ from . import store
 from .computations import KINDS, Kind, is_stored, job_key, register, remembered
 from .engine.codes import MastermindError
 from .events import DEFAULTS as LIVE_DEFAULTS
+from .logs import REQUEST_ID
 from .metrics import Metrics
 
 __all__ = ["KINDS", "Busy", "Job", "Jobs", "Kind", "get", "is_stored", "job_key", "register", "remembered", "run"]
@@ -73,6 +75,8 @@ DEFAULTS = {
 }
 # The minute of every hour at which the sweep of abandoned games runs.
 SWEEP_MINUTE = "17"
+# Where the jobs' lines go (``webapp.logs``), in the web app and in ``huey_consumer`` alike.
+LOGGER = logging.getLogger("mastermind.jobs")
 # Where a running consumer (embedded or ``huey_consumer``) writes the time
 # every JOBS_HEARTBEAT seconds, in the queue's own storage: any server of the
 # site reads there whether some consumer takes its jobs (``/readyz``).
@@ -181,6 +185,7 @@ def get(kind: str, params: dict) -> Job:
     try:
         if store.jobs.admit_job(key, kind, json.dumps(params, sort_keys=True), now, stale_before, most, client, share):
             _enqueue(key)
+            LOGGER.info("job %s queued", kind, extra={"job": kind})
             if client is not None and starts is not None:
                 starts.count(client)
     except store.jobs.ClientJobsFull:
@@ -222,7 +227,8 @@ def _stored(key: str) -> Job:
 
 
 def _enqueue(key: str) -> None:
-    current_app.extensions["jobs"].task(key)
+    """Queue the job ``key``, with the id of the request that asks (its log lines carry it)."""
+    current_app.extensions["jobs"].task(key, REQUEST_ID.get())
 
 
 def run(key: str, settings, logger, metrics: Metrics | None = None) -> None:
@@ -273,6 +279,8 @@ def run(key: str, settings, logger, metrics: Metrics | None = None) -> None:
     store.jobs.finish_job(key, row["kind"], row["params"], json.dumps(result), time.time())
     if metrics is not None:
         metrics.job(row["kind"], started - row["created_at"], time.time() - started, "done")
+    ran = time.time() - started
+    logger.info("job %s done in %.1f s", row["kind"], ran, extra={"job": row["kind"], "duration_ms": round(ran * 1000)})
 
 
 def sweep(settings, logger, now: float) -> dict[str, int]:
@@ -368,9 +376,14 @@ class Jobs:
         self.starts: Starts | None = None  # the web layer's count of job starts per client
 
         @self.huey.task(name="run_job")
-        def run_job(key):
-            with store.scope(database):
-                run(key, settings, logger, metrics)
+        def run_job(key, request_id=None):
+            """One job; ``request_id``: the request that started it, for its log lines."""
+            REQUEST_ID.set(request_id)
+            try:
+                with store.scope(database):
+                    run(key, settings, logger, metrics)
+            finally:
+                REQUEST_ID.set(None)
 
         @self.huey.periodic_task(crontab(minute=SWEEP_MINUTE), name="sweep")
         def hourly_sweep():
@@ -450,5 +463,5 @@ class Jobs:
 
 def init_app(app) -> None:
     app.extensions["jobs"] = Jobs(
-        app.config, app.extensions["store"], app.logger, app.instance_path, app.extensions["metrics"]
+        app.config, app.extensions["store"], LOGGER, app.instance_path, app.extensions["metrics"]
     )

@@ -18,10 +18,11 @@ import os
 
 from flask.config import Config
 
-from . import ROOT, configure, store
+from . import ROOT, configure, logs, store
 from .jobs import Jobs
 
 settings = Config(ROOT)
 configure(settings, {"JOBS_CONSUMER": "none"})  # huey_consumer runs the workers; the queue only needs defining
+logs.configure(settings)  # LOG_FORMAT, as the web app's; each job's lines carry its request's id
 database = store.open_database(settings)
 huey = Jobs(settings, database, logging.getLogger("mastermind.jobs"), os.path.join(ROOT, "instance")).huey
