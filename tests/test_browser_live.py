@@ -296,6 +296,12 @@ def test_a_lesson_of_two_games_in_one_room(browser, live_server):
     expect(teacher.locator(".live-projector")).to_have_attribute("data-solved", "true")
     expect(teacher.locator(".scoreboard.podium")).to_contain_text("Ben")
     expect(ben.locator("#my-result")).to_contain_text("Your game")
+    # The podium, the game's summary and a phone's own game pass axe, light and dark.
+    for page in (teacher, ben):
+        for theme in ("light", "dark"):
+            page.emulate_media(color_scheme=theme)
+            assert Axe().run(page, options=WCAG).response["violations"] == [], (page.url, theme)
+    assert ben.evaluate(SIDEWAYS) <= 0, "the phone's own game scrolls sideways"
 
     # The next game in the same room, with a countdown: the phones follow without joining again.
     teacher.locator("#next-game > summary").click()
@@ -318,6 +324,7 @@ def test_a_lesson_of_two_games_in_one_room(browser, live_server):
     teacher.goto(f"{base}/live/{code}/report?lang=es")
     expect(teacher.locator(".report-game")).to_have_count(2)
     expect(teacher.locator(".report-students")).to_contain_text("(retirado por el profesor)")
+    assert Axe().run(teacher, options=WCAG).response["violations"] == []
     with teacher.expect_download() as download:
         teacher.get_by_role("link", name="Hoja de cálculo (.xlsx)").click()
     book = load_workbook(io.BytesIO(Path(download.value.path()).read_bytes()))  # the file has no .xlsx name
