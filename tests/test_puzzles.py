@@ -26,6 +26,7 @@ from webapp.engine.puzzles import (
     MOST_BEST,
     SHIPPED,
     Puzzle,
+    canonical,
     candidates_of,
     distinct_guesses,
     examine,
@@ -106,6 +107,58 @@ def test_the_shipped_set_is_large_and_varied():
     assert {"not-a-candidate", "few-codes", "zero-reply", "repeat-colour", "brain-breaker", "bulls-and-cows"} <= themes
     assert "super-mastermind" in themes
     assert all(1 <= len(p.best) <= MOST_BEST for p in made)
+
+
+def renamed(size: GameSize, history, colours: list[int], order: list[int], moves: list[int]):
+    """``history`` under a symmetry of the board: colour c becomes
+    ``colours[c - 1]``, peg i goes to ``order[i]``, the guesses in the order ``moves``."""
+    out = []
+    for m in moves:
+        guess, answer = history[m]
+        pegs = [0] * size.pegs
+        for i, c in enumerate(guess.pegs):
+            pegs[order[i]] = colours[c - 1]
+        out.append((Code(tuple(pegs)), answer))
+    return out
+
+
+def test_a_position_has_one_form_under_every_symmetry():
+    """Renaming colours, moving pegs and reordering guesses never change a
+    position's canonical form; positions with another number of codes left
+    (so not the same position) never share one."""
+    rng = random.Random(46)
+    sample = rng.sample(list(shipped()), 60)
+    for puzzle in sample:
+        size, history = puzzle.size, list(puzzle.history)
+        form = canonical(size, history)
+        for _ in range(3):
+            colours = list(range(1, size.colors + 1))
+            rng.shuffle(colours)
+            order = list(range(size.pegs))
+            rng.shuffle(order)
+            moves = list(range(len(history)))
+            rng.shuffle(moves)
+            image = renamed(size, history, colours, order, moves)
+            assert canonical(size, image) == form
+            assert len(candidates_of(size, image)) == puzzle.codes  # the image is the same position
+    codes_by_form: dict = {}
+    for puzzle in shipped():
+        codes_by_form.setdefault((puzzle.size, canonical(puzzle.size, puzzle.history)), set()).add(puzzle.codes)
+    assert all(len(counts) == 1 for counts in codes_by_form.values())
+
+
+def test_the_app_holds_each_position_once(app):
+    """The shipped set repeats some positions under other names (the same up
+    to the board's symmetries); the app loads one puzzle of each, so each
+    position has one puzzle and one rating."""
+    forms = {(p.size, canonical(p.size, p.history)) for p in shipped()}
+    assert len(forms) < len(shipped())  # the set does repeat positions
+    with app.app_context():
+        service.loaded()
+        held = [store.puzzles.get(p.key) for p in shipped()]
+    loaded = [p for p, row in zip(shipped(), held, strict=True) if row is not None]
+    assert len(loaded) == len(forms)
+    assert len({(p.size, canonical(p.size, p.history)) for p in loaded}) == len(loaded)
 
 
 def test_shipped_puzzles_agree_with_a_search_of_their_own():

@@ -25,7 +25,7 @@ import gzip
 import hashlib
 import itertools
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -174,6 +174,53 @@ def puzzle_key(size: GameSize, history: History) -> str:
     """A short stable name for a position (the same on every machine)."""
     text = json.dumps([size.params(), [[str(g), r.black, r.white] for g, r in history]], sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:KEY_LENGTH]
+
+
+def canonical(size: GameSize, history: History) -> str:
+    """The position up to the board's symmetries: the same text for every
+    position that renaming colours, permuting the pegs and reordering the
+    guesses turn into one another, and a different one otherwise.
+
+    Each guess is written with its reply; over every order of the pegs and
+    every order of the guesses that keeps their invariants (the reply, and
+    how many pegs each colour takes), colours are renamed in the order they
+    first appear, and the least text wins.
+
+    >>> size = GameSize(4, 6)
+    >>> one = [(Code.parse("1123", size), Feedback(0, 1))]
+    >>> other = [(Code.parse("4565", size), Feedback(0, 1))]  # colours renamed, pegs moved
+    >>> canonical(size, one) == canonical(size, other)
+    True
+    >>> canonical(size, one) == canonical(size, [(Code.parse("1234", size), Feedback(0, 1))])
+    False
+    """
+    moves = [(tuple(g.pegs), (r.black, r.white)) for g, r in history]
+    if not moves:
+        return ""
+
+    def shape(move: tuple) -> tuple:
+        pegs, reply = move
+        return (reply, tuple(sorted((pegs.count(c) for c in set(pegs)), reverse=True)))
+
+    # Guesses of different shapes keep their order; those of one shape are tried in every order.
+    groups: dict[tuple, list] = {}
+    for move in moves:
+        groups.setdefault(shape(move), []).append(move)
+    ordered = [groups[key] for key in sorted(groups)]
+    best: str | None = None
+    for orders in itertools.product(*(itertools.permutations(group) for group in ordered)):
+        sequence = [move for group in orders for move in group]
+        for perm in itertools.permutations(range(size.pegs)):
+            names: dict[int, int] = {}
+            parts = []
+            for pegs, (black, white) in sequence:
+                named = "".join(str(names.setdefault(pegs[i], len(names) + 1)) for i in perm)
+                parts.append(f"{named}:{black},{white}")
+            text = " ".join(parts)
+            if best is None or text < best:
+                best = text
+    assert best is not None
+    return best
 
 
 def margin_total(n: int) -> int:
@@ -379,9 +426,11 @@ def generate(
     progress: Callable[[Puzzle | None, int, str], None] | None = None,
 ) -> Iterator[Puzzle]:
     """Up to ``count`` new puzzles, one game per seed from ``start_seed`` on
-    (the board and source drawn from the seed), skipping positions in ``seen``.
+    (the board and source drawn from the seed), skipping positions in ``seen``
+    and any position the board's symmetries turn into one already made.
     ``progress(puzzle or None, seed, reason)`` hears of every position examined."""
     seen = set() if seen is None else seen
+    forms: set[tuple[GameSize, str]] = set()  # positions kept, up to the board's symmetries
     weights = np.array([b.weight for b in boards], dtype=float)
     made, seed = 0, start_seed
     values: dict[GameSize, Values] = {}
@@ -394,7 +443,8 @@ def generate(
             values[size] = Values(size)
         for history in positions(size, source, rng, board.most_codes):
             key = puzzle_key(size, history)
-            if key in seen:
+            form = (size, canonical(size, history))
+            if key in seen or form in forms:
                 continue
             if candidates_of(size, history).shape[0] < SMALL_CODES and rng.random() >= SMALL_SHARE:
                 continue
@@ -407,6 +457,7 @@ def generate(
                 continue
             if progress is not None:
                 progress(puzzle, seed, "")
+            forms.add(form)
             made += 1
             yield puzzle
             if made >= count:
@@ -418,6 +469,15 @@ def generate(
 
 # The set the app ships, remade by ``mastermind puzzles generate``.
 SHIPPED = Path(__file__).parent / "data" / "puzzles.jsonl.gz"
+
+
+def distinct_positions(puzzles: Iterable[Puzzle]) -> list[Puzzle]:
+    """One puzzle of each position up to the board's symmetries
+    (:func:`canonical`): the first by id, so the choice never changes."""
+    kept: dict[tuple[GameSize, str], Puzzle] = {}
+    for puzzle in sorted(puzzles, key=lambda p: p.key):
+        kept.setdefault((puzzle.size, canonical(puzzle.size, puzzle.history)), puzzle)
+    return list(kept.values())
 
 
 def read_set(path: Path) -> list[Puzzle]:

@@ -33,6 +33,7 @@ from ...engine.puzzles import (
     SHIPPED,
     Rejected,
     candidates_of,
+    distinct_positions,
     examine,
     guess_total,
     played_positions,
@@ -96,8 +97,9 @@ def loaded() -> None:
 
 @lru_cache(maxsize=2)
 def puzzle_set(path: str) -> tuple:
-    """The puzzles of a set file, read once a process."""
-    return tuple(read_set(Path(path)))
+    """The puzzles of a set file, read once a process: one of each position
+    up to the board's symmetries, so a position has one puzzle and one rating."""
+    return tuple(distinct_positions(read_set(Path(path))))
 
 
 def from_games(limit: int) -> tuple[int, int]:
