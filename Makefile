@@ -98,7 +98,7 @@ servers:
 
 # Lint and format (ruff), types (mypy: strict on the engine), then every test.
 test: $(TEST_STAMP) compile-messages bytecode chromium servers lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadgroup
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check webapp tests benchmarks

@@ -10,6 +10,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
+# Run apart from the other heavy files when the suite runs on several cores
+# (pytest-xdist's loadgroup): their work would crowd each other out.
+pytestmark = pytest.mark.xdist_group("heavy")
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # A line each mode prints itself (its header, or a row of its table), as a

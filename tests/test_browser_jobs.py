@@ -14,6 +14,10 @@ from webapp.computations import compared
 from webapp.engine import GameSize, best_guess
 from webapp.engine.codes import parse_history
 
+# Run apart from the other heavy files when the suite runs on several cores
+# (pytest-xdist's loadgroup): their work would crowd each other out.
+pytestmark = pytest.mark.xdist_group("heavy")
+
 SHOTS = Path(__file__).resolve().parent.parent / "test-results"
 
 

@@ -13,6 +13,10 @@ from webapp.engine.fanout import cluster
 from webapp.engine.improve import Improver, forget_worker_improvers
 from webapp.engine.optimal import OptimalSolver, classes_of, encode_tree
 
+# Run apart from the other heavy files when the suite runs on several cores
+# (pytest-xdist's loadgroup): their work would crowd each other out.
+pytestmark = pytest.mark.xdist_group("heavy")
+
 CLASSIC = GameSize(4, 6)
 
 

@@ -32,6 +32,10 @@ from webapp.engine.strategies import Budget
 from webapp.settings import size_params
 from webapp.web.links import size_slug
 
+# Run apart from the other heavy files when the suite runs on several cores
+# (pytest-xdist's loadgroup): their work would crowd each other out.
+pytestmark = pytest.mark.xdist_group("heavy")
+
 SIZES = [
     GameSize(p, c, d, d and (p + c) % 2 == 0)
     for p in range(MIN_PEGS, MAX_PEGS + 1)
