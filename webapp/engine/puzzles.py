@@ -194,16 +194,17 @@ def canonical(size: GameSize, history: History) -> str:
     >>> canonical(size, one) == canonical(size, [(Code.parse("1234", size), Feedback(0, 1))])
     False
     """
-    moves = [(tuple(g.pegs), (r.black, r.white)) for g, r in history]
+    Move = tuple[tuple[int, ...], tuple[int, int]]
+    moves: list[Move] = [(tuple(g.pegs), (r.black, r.white)) for g, r in history]
     if not moves:
         return ""
 
-    def shape(move: tuple) -> tuple:
+    def shape(move: Move) -> tuple[tuple[int, int], tuple[int, ...]]:
         pegs, reply = move
         return (reply, tuple(sorted((pegs.count(c) for c in set(pegs)), reverse=True)))
 
     # Guesses of different shapes keep their order; those of one shape are tried in every order.
-    groups: dict[tuple, list] = {}
+    groups: dict[tuple[tuple[int, int], tuple[int, ...]], list[Move]] = {}
     for move in moves:
         groups.setdefault(shape(move), []).append(move)
     ordered = [groups[key] for key in sorted(groups)]
