@@ -20,6 +20,12 @@ def child_exit(server, worker):
     worker_exit(worker.pid)
 
 
+def worker_exit(server, worker):
+    from webapp.stopping import wait
+
+    wait(worker)
+
+
 def on_exit(server):
     if MADE_METRICS_DIRECTORY:
         shutil.rmtree(os.environ["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
@@ -27,8 +33,10 @@ def on_exit(server):
 
 def post_worker_init(worker):
     from webapp.events import fit_to_threads
+    from webapp.stopping import on_sigterm
 
     fit_to_threads(worker.wsgi, worker.cfg.threads)  # as deploy/gunicorn.conf.py does
+    on_sigterm(worker)  # as deploy/gunicorn.conf.py does
     fd = os.environ.get("MASTERMIND_READY_FD")
     if fd:
         os.write(int(fd), f"{worker.pid}\n".encode())

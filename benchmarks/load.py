@@ -63,15 +63,27 @@ class ReadyWorkers:
 
 
 @contextlib.contextmanager
-def gunicorn(database: str, workers: int = 4, threads: int = 4, config: dict | None = None, port: int | None = None):
+def gunicorn(
+    database: str,
+    workers: int = 4,
+    threads: int = 4,
+    config: dict | None = None,
+    port: int | None = None,
+    factory: str = "webapp:create_app",
+    graceful: float = 2,
+):
     """A real gunicorn (in a process group of its own) on a loopback port,
     free unless given; yields (port, process). ``database`` is an SQLite
-    path or a PostgreSQL URL; ``config`` may add ``REDIS_URL``."""
+    path or a PostgreSQL URL; ``config`` may add ``REDIS_URL``; ``factory``
+    builds the app from it; ``graceful`` is gunicorn's graceful timeout."""
     port = port or free_port()
     settings = {
         **database_settings(database),
         "REDIS_URL": None,
         "CREATE_RATE_LIMIT": "100000 per minute",
+        # An idle job thread asks Redis again this often, so a worker told to
+        # stop (SIGTERM) lets its job threads go at once.
+        "JOBS_REDIS_WAIT": 0.1,
         **(config or {}),
     }
     command = [
@@ -87,8 +99,8 @@ def gunicorn(database: str, workers: int = 4, threads: int = 4, config: dict | N
         "--bind",
         f"127.0.0.1:{port}",
         "--graceful-timeout",
-        "2",
-        f"webapp:create_app({settings!r})",
+        str(graceful),
+        f"{factory}({settings!r})",
     ]
     reader, writer = os.pipe()
     process = subprocess.Popen(

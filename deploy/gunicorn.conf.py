@@ -54,6 +54,16 @@ def on_exit(server):
 
 def post_worker_init(worker):
     from webapp.events import fit_to_threads
+    from webapp.stopping import on_sigterm
 
     limit = fit_to_threads(worker.wsgi, worker.cfg.threads)
     worker.log.info("worker %s follows up to %d live streams", worker.pid, limit)
+    # On SIGTERM: end the live streams with a spread-out reconnect, finish or
+    # hand back the running jobs, within graceful_timeout (docs/operations.md).
+    on_sigterm(worker)
+
+
+def worker_exit(server, worker):
+    from webapp.stopping import wait
+
+    wait(worker)  # its jobs finished or handed back

@@ -25,6 +25,15 @@ def through_gate(params: dict, progress) -> dict:
 
 jobs.register(jobs.Kind("gate", through_gate))
 
+
+def create_app(config):
+    """The web app with this kind registered, for gunicorn (the checkout's
+    root on its path): ``tests.gate_job:create_app({...})``."""
+    import webapp
+
+    return webapp.create_app(config)
+
+
 if __name__ == "__main__":  # huey's consumer, this kind included
     from huey.bin.huey_consumer import consumer_main
 

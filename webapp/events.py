@@ -70,6 +70,10 @@ DEFAULTS = {
 # How long a new stream waits for Redis to confirm the subscription before
 # its first read (past it, a step is at worst one keepalive late).
 SUBSCRIBE_SECONDS = 2.0
+# A stream a stopping server ends tells its browser to come back after a
+# random wait in this range (milliseconds), so a class's phones reconnect
+# spread over a few seconds, to whichever server answers, not all at once.
+RECONNECT_MS = (1000, 6000)
 
 
 class Full(Exception):
@@ -101,6 +105,7 @@ class Hub:
         self._followed: dict[str, Followed] = {}
         self._addresses: Counter[str] = Counter()  # streams from each address
         self.open_streams = None  # a gauge of the metrics: streams open now
+        self.closing = False  # the server is stopping: every stream ends, none starts
 
     @property
     def streams(self) -> int:
@@ -113,6 +118,8 @@ class Hub:
             return self._has_room(address, code)
 
     def _has_room(self, address: str, code: str) -> bool:
+        if self.closing:
+            return False
         total = sum(f.streams for f in self._followed.values())
         followed = self._followed.get(code)
         return (
@@ -171,7 +178,7 @@ class Hub:
             left = ends - time.monotonic()
             step = left if gone is None else min(left, self.look_every)
             with followed.changed:
-                if followed.changed.wait_for(lambda: followed.version > after, max(step, 0)):
+                if followed.changed.wait_for(lambda: followed.version > after or self.closing, max(step, 0)):
                     return True
             if gone is not None and gone():
                 raise Gone(followed)
@@ -188,6 +195,16 @@ class Hub:
     def ready(self, timeout: float) -> None:
         """Wait (at most ``timeout`` seconds) until other processes' signals
         arrive, so that a stream's first read of the state misses none."""
+
+    def close_all(self) -> None:
+        """The server is stopping (gunicorn's SIGTERM): wake every stream
+        to end, and start none."""
+        with self._lock:
+            self.closing = True
+            followed = list(self._followed.values())
+        for one in followed:
+            with one.changed:
+                one.changed.notify_all()
 
     def stop(self) -> None:
         pass

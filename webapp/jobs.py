@@ -29,11 +29,13 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from flask import current_app, g, has_request_context, request
 from huey import crontab
+from huey.signals import SIGNAL_INTERRUPTED
 
 from . import store
 from .computations import KINDS, Kind, is_stored, job_key, register, remembered
@@ -231,11 +233,13 @@ def _enqueue(key: str) -> None:
     current_app.extensions["jobs"].task(key, REQUEST_ID.get())
 
 
-def run(key: str, settings, logger, metrics: Metrics | None = None) -> None:
+def run(key: str, settings, logger, metrics: Metrics | None = None, ours: Callable[[], bool] | None = None) -> None:
     """Run the job ``key`` here, unless another worker has it (the body of
     the queue's one task, inside a unit of work of the store). ``settings``
     holds the JOBS_* values; nothing here needs the web app. ``metrics``
-    gains how long the job waited and ran."""
+    gains how long the job waited and ran. Once ``ours()`` says False (a
+    stopping server handed the job back to the queue) nothing of it is
+    written here any more: another consumer runs it."""
     heartbeat, stale = settings["JOBS_HEARTBEAT"], settings["JOBS_STALE_SECONDS"]
     if not store.jobs.claim_job(key, time.time(), time.time() - stale):
         return
@@ -248,9 +252,12 @@ def run(key: str, settings, logger, metrics: Metrics | None = None) -> None:
     latest: list = [None, None, started]  # fraction, seconds left then, when it was said
     database = store.database()
 
+    def still_ours() -> bool:
+        return ours is None or ours()
+
     def beat():
         with store.scope(database):
-            while not stop.wait(heartbeat):
+            while not stop.wait(heartbeat) and still_ours():
                 store.jobs.beat_job(key, time.time(), latest[0], time_left(latest, time.time()))
 
     def progress(fraction):
@@ -267,6 +274,8 @@ def run(key: str, settings, logger, metrics: Metrics | None = None) -> None:
     except Exception as exc:  # a job's failure is stored and shown, never lost
         stop.set()
         beater.join()
+        if not still_ours():
+            return
         problem = json.dumps(exc.record()) if isinstance(exc, MastermindError) else str(exc) or type(exc).__name__
         store.jobs.fail_job(key, problem, time.time())
         if not isinstance(exc, MastermindError):  # the engine's refusals are answers, not faults
@@ -276,6 +285,8 @@ def run(key: str, settings, logger, metrics: Metrics | None = None) -> None:
         return
     stop.set()
     beater.join()
+    if not still_ours():
+        return
     store.jobs.finish_job(key, row["kind"], row["params"], json.dumps(result), time.time())
     if metrics is not None:
         metrics.job(row["kind"], started - row["created_at"], time.time() - started, "done")
@@ -375,14 +386,25 @@ class Jobs:
         self.consumer: Any = None
         self.starts: Starts | None = None  # the web layer's count of job starts per client
 
+        # The jobs this process runs now (key: the id of the request that
+        # started each), and those it handed back as it stopped.
+        self._running: dict[str, str | None] = {}
+        self._handed_back: set[str] = set()
+        self._running_lock = threading.Lock()
+        self.drained = threading.Event()  # set once a stopping process has no job left
+
         @self.huey.task(name="run_job")
         def run_job(key, request_id=None):
             """One job; ``request_id``: the request that started it, for its log lines."""
             REQUEST_ID.set(request_id)
+            with self._running_lock:
+                self._running[key] = request_id
             try:
                 with store.scope(database):
-                    run(key, settings, logger, metrics)
+                    run(key, settings, logger, metrics, lambda: key not in self._handed_back)
             finally:
+                with self._running_lock:
+                    self._running.pop(key, None)
                 REQUEST_ID.set(None)
 
         @self.huey.periodic_task(crontab(minute=SWEEP_MINUTE), name="sweep")
@@ -391,12 +413,14 @@ class Jobs:
                 sweep(settings, logger, time.time())
 
         self.task, self.sweep = run_job, hourly_sweep
+        self.database, self.logger = database, logger
         self.heartbeat = float(settings["JOBS_HEARTBEAT"])
         self._working = 0  # consumer threads of this process taking jobs now
         self._beating_lock = threading.Lock()
         self._quiet = threading.Event()
         self.huey.on_startup("heartbeat")(self._consumer_started)
         self.huey.on_shutdown("heartbeat")(self._consumer_stopped)
+        self.huey.signal(SIGNAL_INTERRUPTED)(self._interrupted)
         if settings["JOBS_CONSUMER"] == "embedded":
             self.start(settings["JOBS_WORKERS"], settings["JOBS_PERIODIC"])
 
@@ -413,9 +437,53 @@ class Jobs:
             check_worker_health=False,
         )
         for _, thread in self.consumer.worker_threads:
+            thread.daemon = True  # a stopping server hands its jobs back (drain), then exits at once
             thread.start()
         if periodic:
+            self.consumer.scheduler.daemon = True
             self.consumer.scheduler.start()  # the hourly sweep
+
+    def drain(self, seconds: float) -> None:
+        """The server is stopping (gunicorn's SIGTERM): take no new job, let
+        the running ones finish for up to ``seconds``, then hand each one
+        still running back to the queue, for another consumer to run from
+        the start (this process writes nothing of it any more). Sets
+        :attr:`drained` when done."""
+        if self.consumer is not None:
+            self.consumer.stop_flag.set()  # each thread stops after its current job
+            deadline = time.monotonic() + seconds
+            for _, thread in self.consumer.worker_threads:
+                thread.join(max(deadline - time.monotonic(), 0))
+            with self._running_lock:
+                left = list(self._running)
+            for key in left:
+                self.hand_back(key)
+        self.drained.set()
+
+    def hand_back(self, key: str) -> None:
+        """Give the job ``key``, running here, back to the queue (this
+        process stops): queued again at once, with the id of the request
+        that started it, and nothing more of it written here."""
+        with self._running_lock:
+            if key not in self._running or key in self._handed_back:
+                return
+            self._handed_back.add(key)
+            request_id = self._running[key]
+        with store.scope(self.database):
+            handed = store.jobs.hand_back_job(key, time.time())
+        if handed:
+            REQUEST_ID.set(request_id)
+            try:
+                self.task(key, request_id)
+                self.logger.info("job %s handed back to the queue: this consumer is stopping", key.partition(":")[0])
+            finally:
+                REQUEST_ID.set(None)
+
+    def _interrupted(self, signal, task, *_) -> None:
+        """huey's signal for a task its consumer stopped in the middle
+        (``huey_consumer`` on SIGTERM): hand its job back."""
+        if isinstance(task, self.task.task_class) and task.args:
+            self.hand_back(task.args[0])
 
     def _consumer_started(self) -> None:
         """A consumer thread starts (huey's startup hook, in this process's

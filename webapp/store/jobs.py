@@ -135,3 +135,14 @@ def job_counts(fresh_after: float) -> tuple[int, int, float | None]:
     found = {status: (int(n), oldest) for status, n, oldest in connection().execute(query)}
     queued, oldest = found.get(QUEUED, (0, None))
     return queued, found.get(RUNNING, (0, None))[0], oldest
+
+
+def hand_back_job(key: str, now: float) -> bool:
+    """Queue again a job a stopping process was running (it gives it up),
+    for another consumer to claim; True when it was running."""
+    done = connection().execute(
+        jobs.update()
+        .where(jobs.c.key == key, jobs.c.status == RUNNING)
+        .values(status=QUEUED, heartbeat=now, progress=None, eta=None)
+    )
+    return done.rowcount == 1

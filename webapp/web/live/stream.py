@@ -3,10 +3,14 @@ each screen swaps in, one "step" event per step to every screen and, for
 the teacher, "votes" as the proposals and the room change (at most one
 every ``LIVE_VOTES_SECONDS``, however fast votes come). A stream that
 cannot go on ends with an "ended" event the page shows, which closes it
-for good rather than reconnecting."""
+for good rather than reconnecting. A stream whose server stops (a deploy:
+gunicorn's SIGTERM) ends with a ``retry`` of a random few seconds instead,
+which the browser's EventSource obeys: it reconnects with Last-Event-ID,
+to whichever server answers, and misses nothing."""
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 
@@ -17,7 +21,7 @@ from flask_limiter.util import get_remote_address
 
 from ... import store
 from ...engine import MastermindError
-from ...events import Full, Gone
+from ...events import RECONNECT_MS, Full, Gone
 from ...settings import small_number
 from ...words import error_words
 from ..contract import Documented, operation
@@ -62,6 +66,12 @@ def event(name: str, data: str, version: int) -> str:
 def ended(sentence: str, version: int) -> str:
     """The last event of a stream that will not go on: the page shows the sentence and stops listening."""
     return event("ended", render_template("live/_ended.html", message=sentence), version)
+
+
+def moving_on() -> str:
+    """The last lines of a stream whose server stops: come back, to any
+    server, after a random few seconds (so a class does not come back at once)."""
+    return f": this server is stopping\nretry: {random.randint(*RECONNECT_MS)}\n\n"
 
 
 def resume_after() -> int:
@@ -145,6 +155,9 @@ def events(code):
                 # subscribed): from here on no step can pass it by.
                 yield "retry: 1000\n\n"
                 while True:
+                    if hub.closing:
+                        yield moving_on()
+                        return
                     try:
                         now = store.live.load_live(session.code, time.time() - service.idle_hours() * 3600)
                     except store.live.LiveNotFound:
