@@ -11,6 +11,7 @@ import time
 
 import pytest
 
+from tests.waiting import eventually
 from webapp import create_app, store
 from webapp.web.limits import limiter
 
@@ -102,10 +103,7 @@ def test_a_server_without_its_consumer_is_not_ready_until_one_beats(db_config):
     assert status == 503 and body["not_ready"] == ["jobs"] and "start huey_consumer" in body["checks"]["jobs"]["detail"]
     consumer = create_app({**db_config, "TESTING": True, "JOBS_PERIODIC": False, "JOBS_REDIS_WAIT": 0.1})
     try:
-        deadline = time.monotonic() + PATIENCE
-        while (status := ready(client)[0]) != 200 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert status == 200
+        eventually(lambda: ready(client)[0] == 200, "the server ready once the consumer beats")
     finally:
         consumer.extensions["jobs"].stop()
         consumer.extensions["store"].close()

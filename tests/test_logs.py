@@ -9,10 +9,10 @@ from __future__ import annotations
 import http.client
 import json
 import re
-import time
 
 import pytest
 
+from tests.waiting import eventually
 from webapp import create_app
 
 # How long a test waits for a state it causes (never how long work takes).
@@ -102,10 +102,7 @@ def test_a_job_carries_the_id_of_the_request_that_started_it(make_app, capsys):
     client = make_app(JOBS_QUICK_INLINE=False, JOBS_REDIS_WAIT=0.1).test_client()
     url = "/api/solver/compare?pegs=3&colors=5"
     assert client.get(url, headers={"X-Request-ID": "asks-for-a-job"}).status_code == 202
-    deadline = time.monotonic() + PATIENCE
-    while client.get(url).status_code == 202:
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+    eventually(lambda: client.get(url).status_code != 202, "the job done")
     jobs = lines(capsys, "mastermind.jobs")
     assert any(re.search(r" asks-for-a-job job compare queued$", line) for line in jobs), jobs
     assert any(re.search(r" asks-for-a-job job compare done in \d+\.\d s$", line) for line in jobs), jobs

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 import threading
-import time
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from tests.waiting import eventually
 from webapp import create_app, store
 
 BOTH = pytest.mark.backends("sqlite", "postgresql")
@@ -146,10 +146,7 @@ def test_every_series_is_labelled_without_a_secret(make_app):
     assert codes[-1] == 429  # the creation limit refuses
     job = client.get("/api/solver/compare?pegs=3&colors=5")
     assert job.status_code == 202
-    deadline = time.monotonic() + PATIENCE
-    while (job := client.get("/api/solver/compare?pegs=3&colors=5")).status_code == 202:
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+    eventually(lambda: client.get("/api/solver/compare?pegs=3&colors=5").status_code != 202, "the job done")
     stream = Stream(client, f"/live/{code}/events")
     try:
         samples = scrape(client)

@@ -13,7 +13,6 @@ import os
 import shutil
 import subprocess
 import tempfile
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -21,6 +20,7 @@ from pathlib import Path
 
 from benchmarks.load import gunicorn
 from benchmarks.servers import free_port, stop_group
+from tests.waiting import eventually
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "deploy" / "prometheus-alerts.yml"
@@ -58,11 +58,14 @@ class Prometheus:
 
     def wait_for(self, expr: str, condition, what: str) -> float | None:
         """``expr``'s value once ``condition(value)`` holds (bounded by PATIENCE)."""
-        deadline = time.monotonic() + PATIENCE
-        while not condition(found := self.value(expr)):
-            assert time.monotonic() < deadline, f"{what}: {expr} is {found}"
-            time.sleep(0.2)
-        return found
+        seen: list[float | None] = []
+
+        def holds() -> bool:
+            seen.append(self.value(expr))
+            return bool(condition(seen[-1]))
+
+        eventually(holds, f"{what}: {expr}", PATIENCE)
+        return seen[-1]
 
 
 @contextlib.contextmanager
@@ -93,17 +96,17 @@ def prometheus(target_port: int):
         )
     api = Prometheus(f"http://127.0.0.1:{port}")
     try:
-        deadline = time.monotonic() + PATIENCE
-        while True:
+
+        def answers() -> bool:
+            assert process.poll() is None, log.read_text()
             with (
                 contextlib.suppress(OSError, urllib.error.URLError),
                 urllib.request.urlopen(f"{api.url}/-/ready", timeout=2) as ready,
             ):
-                if ready.status == 200:
-                    break
-            assert process.poll() is None, log.read_text()
-            assert time.monotonic() < deadline, "Prometheus did not become ready"
-            time.sleep(0.1)
+                return ready.status == 200
+            return False
+
+        eventually(answers, "Prometheus ready", PATIENCE)
         yield api
     finally:
         stop_group(process)
@@ -133,12 +136,11 @@ def test_prometheus_sees_the_request_counter_rise(db_path):
         for panel in json.loads(DASHBOARD.read_text())["panels"]:
             for target in panel["targets"]:
                 api.query(target["expr"])  # parses, and runs on the series a server gives
-        deadline = time.monotonic() + PATIENCE
-        while {rule["health"] for group in api.get("/api/v1/rules")["data"]["groups"] for rule in group["rules"]} != {
-            "ok"
-        }:
-            assert time.monotonic() < deadline, api.get("/api/v1/rules")
-            time.sleep(0.2)
+        eventually(
+            lambda: {r["health"] for g in api.get("/api/v1/rules")["data"]["groups"] for r in g["rules"]} == {"ok"},
+            "every alert rule evaluated",
+            PATIENCE,
+        )
         firing = api.query('ALERTS{alertstate="firing"}')
         assert firing == []  # a healthy server sets none off
 

@@ -15,9 +15,9 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 from benchmarks.load import gunicorn
+from tests.waiting import eventually
 from webapp import create_app, jobs, store
 from webapp.events import RECONNECT_MS
 
@@ -64,11 +64,7 @@ def job_rows(app) -> dict[str, dict]:
 
 
 def wait_until(condition, what: str):
-    deadline = time.monotonic() + PATIENCE
-    while not (found := condition()):
-        assert time.monotonic() < deadline, what
-        time.sleep(0.05)
-    return found
+    return eventually(condition, what)
 
 
 def test_sigterm_ends_streams_and_loses_no_job(db_path, tmp_path):
