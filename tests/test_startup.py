@@ -1,6 +1,7 @@
 """The app starts and serves in a fresh process under every documented
 setting that changes how it starts: rate limits off, the job consumer off
-or in a thread, live settings away from their defaults, Redis, PostgreSQL.
+or in the app's own threads, live settings away from their defaults, Redis,
+PostgreSQL.
 A fresh process, so that nothing another test left initialised (a module's
 ``Limiter``, a cache) can make a setting look as if it worked."""
 
@@ -31,15 +32,16 @@ vote = client.post(f"/api/live/{code}/votes", json={"guess": "1122"},
                    headers={"Authorization": "Bearer " + student.get_json()["student_token"]})
 step = client.post(f"/api/live/{code}/step", json={}, headers={"Authorization": "Bearer " + token})
 answers += [vote.status_code, step.status_code, client.get("/join/AAAAAA").status_code]
+embedded = app.extensions["jobs"].embedded_alive()
 app.extensions["jobs"].stop()
-print(json.dumps(answers))
+print(json.dumps({"answers": answers, "job threads run here": embedded}))
 """
 SERVED = [200, 201, 201, 201, 201, 200, 404]
 
 SETTINGS = {
     "rate limits off": {"RATELIMIT_ENABLED": False},
     "no job consumer": {"JOBS_CONSUMER": "none"},
-    "job consumer in a thread": {"JOBS_CONSUMER": "thread"},
+    "job consumer in the app's threads": {"JOBS_CONSUMER": "embedded", "JOBS_WORKERS": 1},
     "limits and live settings moved": {
         "CREATE_RATE_LIMIT": "7 per minute",
         "LIVE_LOOKUP_RATE_LIMIT": "3 per minute",
@@ -53,7 +55,9 @@ SETTINGS = {
 }
 
 
-def served(config: dict) -> list[int]:
+def served(config: dict) -> dict:
+    """The answers of the script's requests, and whether the app's own job
+    threads ran (the embedded consumer, the default)."""
     done = subprocess.run(
         [sys.executable, "-c", SCRIPT, json.dumps(config)], cwd=ROOT, capture_output=True, text=True, timeout=300
     )
@@ -63,8 +67,11 @@ def served(config: dict) -> list[int]:
 
 @pytest.mark.parametrize("name", list(SETTINGS))
 def test_the_app_starts_and_serves_under_each_setting(name, db_path):
-    assert served({"DATABASE": db_path, "DATABASE_URL": None, "REDIS_URL": None, **SETTINGS[name]}) == SERVED
+    embedded = SETTINGS[name].get("JOBS_CONSUMER", "embedded") == "embedded"
+    config = {"DATABASE": db_path, "DATABASE_URL": None, "REDIS_URL": None, **SETTINGS[name]}
+    assert served(config) == {"answers": SERVED, "job threads run here": embedded}
 
 
 def test_the_app_starts_and_serves_on_postgresql_and_redis(postgresql_url, redis_url):
-    assert served({"DATABASE_URL": postgresql_url, "REDIS_URL": redis_url, "JOBS_CONSUMER": "none"}) == SERVED
+    config = {"DATABASE_URL": postgresql_url, "REDIS_URL": redis_url, "JOBS_CONSUMER": "none"}
+    assert served(config) == {"answers": SERVED, "job threads run here": False}

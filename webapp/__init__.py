@@ -9,73 +9,26 @@ import os
 ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 
 
-def defaults() -> dict:
-    """Every setting's value before the environment and a mapping change it
-    (the job, live-event and rate-limit settings add their own: ``jobs``,
-    ``events`` and ``web.limits``)."""
-    from .engine.lines import DEEPEST_LINE_CODES
-
-    return dict(
-        # Records: the SQLite file DATABASE, unless DATABASE_URL names another
-        # database (postgresql://user:password@host/name, or sqlite:///path).
-        DATABASE=os.path.join(ROOT, "instance", "mastermind.sqlite3"),
-        DATABASE_URL=os.environ.get("DATABASE_URL") or None,
-        DATABASE_POOL_SIZE=8,  # PostgreSQL connections per process, at most
-        DATABASE_POOL_TIMEOUT=5.0,  # seconds a request waits for one before a 503
-        # What several servers must share (the job queue, rate-limit counters)
-        # goes to this Redis when set; otherwise it stays on this machine.
-        REDIS_URL=os.environ.get("REDIS_URL") or None,
-        # Behind a reverse proxy (nginx): how many proxies set X-Forwarded-For,
-        # so rate limits count the client's own address. 0 trusts no header.
-        PROXIES=0,
-        # The site's public address (https://mastermind.example): the links the
-        # app gives out and the origin its forms must come from. Unset, the
-        # request's own address, for a host in TRUSTED_HOSTS (this machine's
-        # names unless configured: a list, or a comma-separated TRUSTED_HOSTS).
-        PUBLIC_URL=os.environ.get("PUBLIC_URL") or None,
-        TRUSTED_HOSTS=[h.strip() for h in os.environ["TRUSTED_HOSTS"].split(",")]
-        if os.environ.get("TRUSTED_HOSTS")
-        else None,
-        MAX_CONTENT_LENGTH=16 * 1024,
-        MAX_FORM_MEMORY_SIZE=16 * 1024,
-        # How much engine work one request may do, in (guess, code) pairs
-        # scored over all its engine calls (about half a second on a 2-core
-        # machine). Work beyond it runs as a background job with its progress
-        # shown, or the page leaves that part out and says why.
-        REQUEST_BUDGET=400_000_000,
-        # The deepest adversary needs a whole decision tree: built within a
-        # request for sizes up to this many codes.
-        SOLVER_TREE_CODES=DEEPEST_LINE_CODES,
-        # The engine's compiled kernels (numba): "background" loads them in a
-        # thread as the app starts, so it serves at once (small work runs in
-        # numpy meanwhile); True loads them before serving; False on the
-        # first piece of work large enough to need them.
-        WARM_UP="background",
-        # Games still being played but untouched this many days are deleted
-        # (the hourly sweep, and `flask expire-games`); 0 keeps everything.
-        GAME_RETENTION_DAYS=30,
-        # A browser's anonymous player token with no game for this many days
-        # is let go (its games stay, tied to nobody); 0 keeps them.
-        PLAYER_RETENTION_DAYS=365,
-        # The daily puzzle's key; unset, a random key kept in the database.
-        DAILY_KEY=os.environ.get("DAILY_KEY") or None,
-    )
-
-
 def configure(config, overrides=None) -> None:
     """Fill ``config`` (a ``flask.Config``) as every process of a site reads
-    it, the web app and the job consumer alike: the defaults, then each
-    ``MASTERMIND_<SETTING>`` of the environment (a JSON value, else text),
-    then ``overrides``, which win."""
-    config.from_mapping(defaults())
+    it, the web app and the job consumer alike: each setting declared in
+    :mod:`webapp.config`, from ``overrides`` (which win), else
+    ``MASTERMIND_<SETTING>`` of the environment, else its default, checked
+    (:class:`webapp.config.InvalidSetting` names a wrong value); and any
+    other key of ``overrides`` or ``MASTERMIND_<KEY>`` (Flask's own, such as
+    ``TESTING``) as given, the environment's read as JSON when it parses."""
+    from .config import load
+
     config.from_prefixed_env("MASTERMIND")
     if overrides:
         config.update(overrides)
+    config.update(load(overrides).as_config())
 
 
 def create_app(config=None):
     """Build the app; ``config`` is a mapping applied over the defaults and
-    the environment (see :func:`configure`)."""
+    the environment (see :func:`configure`). A setting's wrong value stops
+    it: :class:`webapp.config.InvalidSetting`, a sentence naming it."""
     from flask import Flask  # here, so the command line starts without Flask
 
     app = Flask(

@@ -24,49 +24,6 @@ from . import store
 
 LOGGER = logging.getLogger("mastermind.live")
 
-DEFAULTS = {
-    # A session nobody has stepped, joined or voted in for this long ends,
-    # and the hourly sweep deletes it with its students and votes.
-    "LIVE_IDLE_HOURS": 6,
-    # Streams one worker process holds at most. Each holds a thread of a
-    # gunicorn gthread worker, so under gunicorn (deploy/gunicorn.conf.py)
-    # it is also held to the worker's threads less LIVE_FREE_THREADS, which
-    # stay for every other request. A stream past it gets 503 and the page
-    # falls back to its refresh button until a place is free.
-    "LIVE_STREAMS_PER_WORKER": 500,
-    # Streams one worker process holds from one address at most, so that one
-    # client cannot take every place: room for a school's pupils behind one
-    # address, with their projectors. nginx holds every server to the same
-    # count (deploy/nginx.conf).
-    "LIVE_STREAMS_PER_ADDRESS": 300,
-    # Streams one session may have, counted across every worker and server
-    # (in the rate limits' storage): its class, the teacher's screens, and
-    # phones reconnecting; streams without a token of the session (a page
-    # opened by someone who only knows the code) are not among them.
-    "LIVE_STREAMS_PER_SESSION": 300,
-    # Streams without a token of the session that one session may have
-    # besides, counted alike: however many such streams open, the teacher's
-    # and the students' places stay theirs.
-    "LIVE_ANONYMOUS_STREAMS": 5,
-    # Students one session admits (removed ones included); the teacher's
-    # screen shows how many places are left.
-    "LIVE_MAX_STUDENTS": 250,
-    # The teacher's view of the votes is sent at most once in this many
-    # seconds, however fast votes come.
-    "LIVE_VOTES_SECONDS": 1.0,
-    # How often a waiting stream looks whether its client has gone (where
-    # the server shows it the connection), to free its place at once.
-    "LIVE_GONE_SECONDS": 1.0,
-    "LIVE_FREE_THREADS": 8,
-    "LIVE_POLL_SECONDS": 0.1,
-    "LIVE_KEEPALIVE_SECONDS": 15.0,
-    # A stream ends after this long and the browser opens it again at once
-    # (Last-Event-ID), so no request holds a thread for ever.
-    "LIVE_STREAM_SECONDS": 300.0,
-    "LIVE_CHANNEL_PREFIX": "mastermind:live:",
-}
-
-
 # How long a new stream waits for Redis to confirm the subscription before
 # its first read (past it, a step is at worst one keepalive late).
 SUBSCRIBE_SECONDS = 2.0
@@ -310,8 +267,6 @@ class RedisHub(Hub):
 
 
 def init_app(app) -> None:
-    for name, value in DEFAULTS.items():
-        app.config.setdefault(name, value)
     limit = int(app.config["LIVE_STREAMS_PER_WORKER"])
     if app.config.get("REDIS_URL"):
         hub: Hub = RedisHub(limit, app.config["REDIS_URL"], app.config["LIVE_CHANNEL_PREFIX"])

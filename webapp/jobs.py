@@ -40,41 +40,11 @@ from huey.signals import SIGNAL_INTERRUPTED
 from . import store
 from .computations import KINDS, Kind, is_stored, job_key, register, remembered
 from .engine.codes import MastermindError
-from .events import DEFAULTS as LIVE_DEFAULTS
 from .logs import REQUEST_ID
 from .metrics import Metrics
 
 __all__ = ["KINDS", "Busy", "Job", "Jobs", "Kind", "get", "is_stored", "job_key", "register", "remembered", "run"]
 
-DEFAULTS = {
-    # "embedded": worker threads in each app process; "none": a separate
-    # `huey_consumer webapp.worker.huey` process runs the jobs.
-    "JOBS_CONSUMER": "embedded",
-    "JOBS_WORKERS": 2,  # consumer threads per app process
-    "JOBS_MAX": 3,  # jobs queued or running at once, across every process
-    # Of those, how many one client may hold (None: all but one of JOBS_MAX).
-    "JOBS_PER_CLIENT": None,
-    # New jobs one client may start (a window of Flask-Limiter's notation).
-    "JOBS_START_RATE_LIMIT": "20 per minute;200 per hour",
-    "JOBS_HEARTBEAT": 1.0,
-    "JOBS_STALE_SECONDS": 20.0,
-    "JOBS_RETRY_AFTER": 15,
-    # Small jobs are computed by the request that asks (and stored like any
-    # other); tests turn this off to watch them in the background.
-    "JOBS_QUICK_INLINE": True,
-    # How many quick jobs one request may compute itself; further ones queue.
-    "JOBS_QUICK_PER_REQUEST": 3,
-    "JOBS_QUEUE_NAME": "mastermind",  # huey's name: the prefix of its keys in Redis
-    # Seconds an idle consumer thread waits on Redis for a job before it asks
-    # again, and so at most how long stopping it takes (the tests stop an app
-    # after every test: they shorten it).
-    "JOBS_REDIS_WAIT": 1.0,
-    # Whether the embedded consumer runs the hourly sweep on the clock (huey's
-    # scheduler). The tests turn it off and run the sweep themselves: on the
-    # clock it would delete their abandoned games whenever a run crosses its
-    # minute.
-    "JOBS_PERIODIC": True,
-}
 # The minute of every hour at which the sweep of abandoned games runs.
 SWEEP_MINUTE = "17"
 # Where the jobs' lines go (``webapp.logs``), in the web app and in ``huey_consumer`` alike.
@@ -301,7 +271,7 @@ def sweep(settings, logger, now: float) -> dict[str, int]:
     rate-limit counters whose window has ended: the queue's hourly periodic
     task, and ``flask expire-games``. Returns how many of each went."""
     days, idle = settings.get("GAME_RETENTION_DAYS"), settings.get("PLAYER_RETENTION_DAYS")
-    hours = settings.get("LIVE_IDLE_HOURS", LIVE_DEFAULTS["LIVE_IDLE_HOURS"])
+    hours = settings["LIVE_IDLE_HOURS"]
     gone = {
         "games": store.games.expire_abandoned(now - days * 86400) if days else 0,
         "players": store.players.forget_idle_players(now - idle * 86400) if idle else 0,
@@ -363,8 +333,6 @@ class Jobs:
         instance_path: str = "instance",
         metrics: Metrics | None = None,
     ):
-        for setting, value in DEFAULTS.items():  # the app's config gains the defaults it does not set
-            settings.setdefault(setting, value)
         name = settings["JOBS_QUEUE_NAME"]
         if settings.get("REDIS_URL"):
             from huey import RedisHuey

@@ -16,13 +16,6 @@ import sys
 import uuid
 from contextvars import ContextVar
 
-DEFAULTS = {
-    # "text": one plain line per event; "json": one JSON object a line.
-    "LOG_FORMAT": "text",
-    # One line per request: method, route template, status, milliseconds, id.
-    "LOG_REQUESTS": True,
-}
-FORMATS = ("text", "json")
 # The id of the request (or of the request that started the job) this code runs for.
 REQUEST_ID: ContextVar[str | None] = ContextVar("mastermind_request_id", default=None)
 # An id a client or a proxy may give (nginx's $request_id is 32 hex digits);
@@ -80,14 +73,9 @@ def formatter(kind: str) -> logging.Formatter:
 
 def configure(settings) -> None:
     """Set the ``mastermind`` loggers up as ``settings`` say (the web app's
-    config, or the job consumer's): called again, it replaces its own
-    handler, nothing else. ValueError, naming the setting, for a format
-    that is not ``text`` or ``json``."""
-    for setting, value in DEFAULTS.items():
-        settings.setdefault(setting, value)
+    config, or the job consumer's, ``LOG_FORMAT`` checked as they were
+    read): called again, it replaces its own handler, nothing else."""
     kind = settings["LOG_FORMAT"]
-    if kind not in FORMATS:
-        raise ValueError(f"LOG_FORMAT must be one of {', '.join(FORMATS)}, not {kind!r}")
     logger = logging.getLogger("mastermind")
     for old in [h for h in logger.handlers if isinstance(h, Stderr)]:
         logger.removeHandler(old)

@@ -30,16 +30,7 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, gene
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4 as CONTENT_TYPE
 
-__all__ = ["CONTENT_TYPE", "DEFAULTS", "Metrics", "allowed", "networks", "worker_exit"]
-
-DEFAULTS = {
-    # /metrics answers only when this is on, and only to METRICS_ALLOW.
-    "METRICS_ENABLED": False,
-    # The addresses (or networks, 10.0.0.0/24) that may read /metrics: a list,
-    # or comma-separated text. Behind nginx (PROXIES = 1) a request's address
-    # is the client's, so the public is never among them.
-    "METRICS_ALLOW": ["127.0.0.1", "::1"],
-}
+__all__ = ["CONTENT_TYPE", "Metrics", "allowed", "networks", "worker_exit"]
 
 # Seconds: a page or a guess takes milliseconds; past 10 s something is wrong.
 REQUEST_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
@@ -93,12 +84,9 @@ def shared_directory() -> str | None:
 class Metrics:
     """One app's metrics (module-level metrics would outlive an app)."""
 
-    def __init__(self, config=None):
-        config = config if config is not None else {}
-        for setting, value in DEFAULTS.items():
-            config.setdefault(setting, value)
-        self.enabled = bool(config["METRICS_ENABLED"])
-        self.allow = networks(config["METRICS_ALLOW"])  # checked as the app starts
+    def __init__(self, config):
+        self.enabled = bool(config["METRICS_ENABLED"])  # /metrics answers only then, and only to METRICS_ALLOW
+        self.allow = networks(config["METRICS_ALLOW"])
         self.shared = shared_directory()
         self.registry = CollectorRegistry()
         own = None if self.shared else self.registry  # shared: the files are the registry

@@ -36,10 +36,10 @@ def open_database(config) -> Database:
     needs it."""
     found = Database(
         database_url(config),
-        pool_size=config.get("DATABASE_POOL_SIZE", 8),
-        pool_timeout=config.get("DATABASE_POOL_TIMEOUT", 5.0),
+        pool_size=config["DATABASE_POOL_SIZE"],
+        pool_timeout=config["DATABASE_POOL_TIMEOUT"],
     )
-    if not config.get("DATABASE_READ_ONLY"):
+    if not config["DATABASE_READ_ONLY"]:
         schema.make_if_new(found)
     return found
 

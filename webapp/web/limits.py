@@ -31,29 +31,6 @@ from ..jobs import Starts
 
 limiter = Limiter(key_func=get_remote_address)
 
-DEFAULTS = {
-    "RATELIMIT_ENABLED": True,
-    "RATELIMIT_STORAGE_URI": "mastermind://",
-    "RATELIMIT_HEADERS_ENABLED": True,
-    # New games, challenges and codemaker games per client address.
-    "CREATE_RATE_LIMIT": "30 per minute;300 per hour",
-    # Live sessions: join codes that find no session, per address (with
-    # 25**6 codes, enumerating them is hopeless at this pace). Only such
-    # codes count, and only within the limit: past it the address is refused
-    # every code (but the sessions it has met) until the window it used up
-    # ends, and its retries never make that wait longer. Then students
-    # joining one session and votes in one session, from wherever they come
-    # (a school's pupils share one address).
-    "LIVE_LOOKUP_RATE_LIMIT": "20 per minute;100 per hour",
-    "LIVE_JOIN_RATE_LIMIT": "300 per minute",
-    "LIVE_VOTE_RATE_LIMIT": "3000 per minute",
-    # Puzzle answers (and streaks started) per address: a school's pupils
-    # share one, so generous; and new puzzle players per address (a player's
-    # first answer or streak), so that players made to be thrown away are few.
-    "PUZZLE_ANSWER_RATE_LIMIT": "600 per minute",
-    "PUZZLE_PLAYER_RATE_LIMIT": "100 per hour;500 per day",
-}
-
 
 class StoreCounters(Storage):
     """Fixed-window counters in the app's database (the store's
@@ -295,10 +272,6 @@ live_voting = limiter.shared_limit(
 
 
 def init_app(app) -> None:
-    if app.config.get("REDIS_URL"):  # counters shared by every server
-        app.config.setdefault("RATELIMIT_STORAGE_URI", app.config["REDIS_URL"])
-    for name, value in DEFAULTS.items():
-        app.config.setdefault(name, value)
     limiter.init_app(app)
 
     @app.after_request
