@@ -185,6 +185,8 @@ class OptimalSolver:
         self.lbtab, self.cap = bounds_tables(size.n_codes, self.replies - 1)
         self.table_t = _table(size, rows)
         self.stats = np.zeros(len(STATS), dtype=np.int64)
+        # What bound_memory last counted in the table, and the positions visited then.
+        self.counted, self.counted_at = 0, 0
         self.thread_stats: list[np.ndarray] = []
         # Symmetries of the whole game (every position permutation; colours
         # are free until played), and the trivial group for a lone position.
@@ -207,11 +209,18 @@ class OptimalSolver:
     def bound_memory(self, entries: int = MAX_TABLE_ENTRIES) -> None:
         """Forget the positions solved so far once the table holds more than
         ``entries`` of them (the table never grows: this only frees the
-        memory of a long-lived process that has touched much of it)."""
+        memory of a long-lived process that has touched much of it). The
+        table gains at most one entry a position visited, so it is counted
+        again only once it may have passed ``entries``."""
         from .search_kernels import table_size
 
-        if table_size(self.table_t) > entries:
+        visited = int(self.stats[0])
+        if self.counted + visited - self.counted_at <= entries:
+            return
+        self.counted, self.counted_at = table_size(self.table_t), visited
+        if self.counted > entries:
             self.forget()
+            self.counted = 0
 
     def forget(self) -> None:
         """Start again from an empty table."""

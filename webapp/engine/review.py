@@ -303,15 +303,20 @@ class SmallSolver:
         rows = np.ascontiguousarray(self.table.rows(pool, cands), dtype=np.int8)
         _, first = np.unique(rows.view(np.dtype((np.void, n))).ravel(), return_index=True)
         solved = self.size.solved
-        options = []
-        for index in first:
-            row = rows[index]
-            values, sizes = np.unique(row, return_counts=True)
-            win = bool((values == solved).any())
-            if len(values) == 1 and not win:
-                continue  # learns nothing
-            floor = n + sum(int(self.lbtab[s]) for v, s in zip(values, sizes) if v != solved)
-            options.append((floor, not win, int(pool[index]), row))
+        # Every distinct row's class sizes at once: one count per (row, reply).
+        width = max(self.table.replies, solved + 1)
+        unique_rows = rows[first].astype(np.int64)
+        flat = (unique_rows + np.arange(len(first), dtype=np.int64)[:, None] * width).ravel()
+        sizes = np.bincount(flat, minlength=len(first) * width).reshape(len(first), width)
+        wins = sizes[:, solved] > 0
+        sizes[:, solved] = 0
+        floors = n + self.lbtab[sizes].sum(axis=1)
+        learns = wins | ((sizes > 0).sum(axis=1) > 1)  # one class and no win: learns nothing
+        options = [
+            (int(floors[k]), not bool(wins[k]), int(pool[index]), rows[index])
+            for k, index in enumerate(first)
+            if learns[k]
+        ]
         options.sort(key=lambda o: (o[0], o[1], o[2]))
         best, best_guess, found = bound, int(cands[0]), False
         for floor, _, guess, row in options:
