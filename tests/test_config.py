@@ -1,7 +1,8 @@
 """The settings (``webapp.config``): declared once, read alike from the
 mapping given to ``create_app`` and from the environment, and checked as a
 process starts: a wrong value stops the web app and the job consumer with
-one sentence naming the setting and what it accepts."""
+one sentence naming the setting and what it accepts. The settings table of
+docs/operations.md is the one the models draw."""
 
 from __future__ import annotations
 
@@ -161,3 +162,10 @@ def test_every_setting_says_what_it_does_and_belongs_to_one_area():
     assert sorted(areas) == sorted(config.Settings.model_fields)
     assert len(areas) == len(set(areas))
     assert [name for name, field in config.Settings.model_fields.items() if not field.description] == []
+
+
+def test_the_docs_table_is_the_one_the_models_draw():
+    """After a change to a setting: ``python -m webapp.config`` writes it again."""
+    document = Path(config.DOC).read_text(encoding="utf-8")
+    assert config.with_table(document) == document
+    assert "| `JOBS_CONSUMER` | `embedded` | one of embedded, none |" in document
