@@ -6,7 +6,8 @@ has already answered ``answered`` of them asks for the next puzzle
 ``draws`` times: the time of the service call (the query near the
 player's rating that skips the puzzles answered, and reading the puzzle),
 and of the whole page ``GET /puzzles`` through the app, at the median, the
-95th percentile and the worst.
+95th percentile and the worst: with no choice made, with "harder" and a
+common theme, and with "harder" and the rarest theme.
 
     python -m benchmarks --puzzles
 """
@@ -53,7 +54,16 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
+# (name, difficulty, theme): what the player chose.
+CHOICES = (
+    ("any", "normal", None),
+    ("harder, candidate", "harder", "candidate"),
+    ("harder, super-mastermind", "harder", "super-mastermind"),
+)
+
+
 def measure(config: dict, count: int, answered: int, draws: int) -> dict:
+    """Each choice's figures (``CHOICES``), and the loading time."""
     rng = random.Random(1)
     app = create_app({**config, "TESTING": True, "RATELIMIT_ENABLED": False, "JOBS_PERIODIC": False})
     try:
@@ -67,28 +77,35 @@ def measure(config: dict, count: int, answered: int, draws: int) -> dict:
             for _ in range(answered):
                 found = service.next_for(player, rng)
                 service.answer(found, player, str(found.best[0]))
-            calls = []
-            for _ in range(draws):
-                started = time.perf_counter()
-                service.next_for(player, rng)
-                calls.append(time.perf_counter() - started)
+            figures: dict = {"load_s": loading}
+            for name, difficulty, theme in CHOICES:
+                calls = []
+                for _ in range(draws):
+                    started = time.perf_counter()
+                    service.next_for(player, rng, difficulty, theme)
+                    calls.append(time.perf_counter() - started)
+                figures[name] = {"call": spread(calls)}
         client = app.test_client()
         client.set_cookie("player", player)
-        client.get("/puzzles")  # the templates compiled before the clock starts
-        pages = []
-        for _ in range(draws):
-            started = time.perf_counter()
-            assert client.get("/puzzles").status_code == 200
-            pages.append(time.perf_counter() - started)
+        client.get("/puzzles")  # the templates compiled, the themes counted, before the clock starts
+        for name, difficulty, theme in CHOICES:
+            query = f"?difficulty={difficulty}" + (f"&theme={theme}" if theme else "")
+            pages = []
+            for _ in range(draws):
+                started = time.perf_counter()
+                assert client.get("/puzzles" + query).status_code == 200
+                pages.append(time.perf_counter() - started)
+            figures[name]["page"] = spread(pages)
     finally:
         app.extensions["jobs"].stop()
         app.extensions["live"].stop()
         app.extensions["store"].close()
-    return {
-        "load_s": loading,
-        "call": [1000 * statistics.median(calls), 1000 * percentile(calls, 0.95), 1000 * max(calls)],
-        "page": [1000 * statistics.median(pages), 1000 * percentile(pages, 0.95), 1000 * max(pages)],
-    }
+    return figures
+
+
+def spread(times: list[float]) -> list[float]:
+    """The median, the 95th percentile and the worst, in milliseconds."""
+    return [1000 * statistics.median(times), 1000 * percentile(times, 0.95), 1000 * max(times)]
 
 
 def main(count: int = 100_000, answered: int = 200, draws: int = 500) -> None:
@@ -96,7 +113,7 @@ def main(count: int = 100_000, answered: int = 200, draws: int = 500) -> None:
 
     print(f"next puzzle: {count:,} puzzles, a player who answered {answered}, {draws} draws per set-up")
     print(
-        f"{'database':12} {'load s':>7} {'call p50':>9} {'p95':>7} {'max':>7}   {'page p50':>9} {'p95':>7} {'max':>7}"
+        f"{'database':12} {'choice':26} {'call p50':>9} {'p95':>7} {'max':>7}   {'page p50':>9} {'p95':>7} {'max':>7}"
     )
     rows = []
     with tempfile.TemporaryDirectory() as folder:
@@ -104,8 +121,10 @@ def main(count: int = 100_000, answered: int = 200, draws: int = 500) -> None:
     with postgresql() as url:
         rows.append(("PostgreSQL", measure({"DATABASE_URL": url}, count, answered, draws)))
     for name, r in rows:
-        call, page = r["call"], r["page"]
-        print(
-            f"{name:12} {r['load_s']:7.1f} {call[0]:7.2f}ms {call[1]:5.2f}ms {call[2]:5.2f}ms"
-            f"   {page[0]:7.2f}ms {page[1]:5.2f}ms {page[2]:5.2f}ms"
-        )
+        print(f"{name:12} loaded in {r['load_s']:.1f} s")
+        for choice, _, _ in CHOICES:
+            call, page = r[choice]["call"], r[choice]["page"]
+            print(
+                f"{name:12} {choice:26} {call[0]:7.2f}ms {call[1]:5.2f}ms {call[2]:5.2f}ms"
+                f"   {page[0]:7.2f}ms {page[1]:5.2f}ms {page[2]:5.2f}ms"
+            )

@@ -31,7 +31,7 @@ PRINTED = {
     "--sweep": r"sweep: \d+ requests over 2 sizes",
     "--live": r"in-process, nginx +\d",
     "--live (school)": r"school: 3 students behind one address",
-    "--puzzles": r"PostgreSQL +\d",
+    "--puzzles": r"PostgreSQL +harder, super-mastermind +\d",
     "--subtrees": r"first round: .* as on 3x4\)",
     "--peer-jobs": r"tree 4×6 knuth +\d",
     "--start-up": r"whole process, best of 1, feedback matrices read from the cache",

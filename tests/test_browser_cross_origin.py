@@ -102,6 +102,10 @@ def targets(app, live_server):
         (f"/live/{LIVE_CODE}/games", {"pegs": "3", "colors": "4", "strategy": "knuth", "source": "random"}),
         (f"/puzzles/{puzzle}/answers", {"guess": "1122"}),
         ("/puzzles/streak", {}),
+        (f"/puzzles/{puzzle}/hint", {}),
+        (f"/puzzles/{puzzle}/play", {}),
+        ("/puzzles/storm", {}),
+        ("/puzzles/storm/answers", {"puzzle": puzzle, "guess": "1122"}),
         ("/api/games", {"pegs": "4"}),
     ]
     pages = {r.endpoint for r in app.url_map.iter_rules() if "POST" in r.methods and not r.rule.startswith("/api/")}

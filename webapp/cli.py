@@ -679,6 +679,7 @@ def cmd_puzzles(args, out) -> None:
     partial = target.with_name(target.name + ".partial")
     made = puzzles.read_set(partial) if partial.exists() else []
     seen = {p.key for p in made}
+    forms = {(p.size, puzzles.canonical(p.size, p.history)) for p in made}
     start = max((p.seed for p in made), default=args.seed - 1) + 1
     progress = Progress("puzzles", "puzzles")
     examined = {"examined": 0}
@@ -690,7 +691,7 @@ def cmd_puzzles(args, out) -> None:
     before = len(made)
     started = time.perf_counter()
     with partial.open("a", encoding="utf-8") as kept:
-        for puzzle in puzzles.generate(args.count - len(made), start, seen, progress=heard):
+        for puzzle in puzzles.generate(args.count - len(made), start, seen, progress=heard, forms=forms):
             made.append(puzzle)
             kept.write(json.dumps(puzzle.json(), sort_keys=True) + "\n")
             kept.flush()

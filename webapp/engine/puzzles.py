@@ -9,14 +9,19 @@ position is a puzzle only when
 - at most :data:`MOST_BEST` guesses are best, up to renaming the colours
   never played (the guesses :func:`pool_of` keeps), and
 - every other guess costs at least :data:`MARGIN` guesses more in
-  expectation: one good move, the rest clearly worse.
+  expectation: one good move, the rest clearly worse, and
+- it has something to teach (:func:`insight`): a one-step strategy misses
+  the best guess, or the best guess cannot be the secret, or there are more
+  codes than one counts at a glance; and at most half the codes still
+  possible are best guesses.
 
 Positions come from games played by the one-step strategies and by a player
 who guesses a random code that could be the secret, against random secrets
 (:func:`positions`); :func:`examine` measures every guess of one and keeps it
 or says why not. Themes are computed from the position (:func:`themes_of`).
 A puzzle's first rating comes from how many one-step strategies miss its
-answer (:func:`first_rating`). Nothing here knows of the store or the web.
+answer, how many codes are left and whether the answer can be the secret
+(:func:`first_rating`). Nothing here knows of the store or the web.
 """
 
 from __future__ import annotations
@@ -48,17 +53,23 @@ MARGIN = 0.1
 FEWEST_CODES = 3
 # "Few codes left": a puzzle of at most this many codes.
 FEW_CODES = 8
-# Positions of fewer codes than this are nearly always easy: generation
-# examines only SMALL_SHARE of them, so that a set is not mostly three-code
+# Positions of fewer codes than this are mostly counting: generation
+# examines only SMALL_SHARE of them, so that a set is not mostly small
 # puzzles.
-SMALL_CODES = 5
-SMALL_SHARE = 0.2
+SMALL_CODES = 9
+SMALL_SHARE = 0.3
 # The one-step strategies whose choices rate a puzzle (the more of them
 # miss its answer, the harder it starts) and whose games give positions.
 RATING_STRATEGIES = ("knuth", "entropy", "most-parts", "irving", "minimax-avg", "simple")
-# A puzzle's rating before anyone answers it: EASIEST when every strategy
-# finds the answer, HARDEST when none does.
-EASIEST, HARDEST = 1100, 1900
+# A puzzle's rating before anyone answers it (:func:`first_rating`) comes
+# from a difficulty score: the share of RATING_STRATEGIES that miss the
+# answer, the codes left (from FEWEST_CODES up to MANY_CODES, on a log
+# scale) and an answer that cannot be the secret, weighted so; a score of
+# EASY_SCORE or less starts at EASIEST, HARD_SCORE or more at HARDEST.
+MISSED_WEIGHT, CODES_WEIGHT, OUTSIDE_WEIGHT = 0.5, 0.25, 0.25
+MANY_CODES = 30
+EASY_SCORE, HARD_SCORE = 0.08, 0.7
+EASIEST, HARDEST = 800, 2400
 # Where positions come from: these strategies' games, and a player who
 # guesses a random code that could still be the secret.
 SOURCES = ("knuth", "entropy", "most-parts", "simple", "random")
@@ -76,12 +87,12 @@ class Board:
 
 
 BOARDS = (
-    Board("classic", GameSize(4, 6), 60, 6),
-    Board("brain-breaker", GameSize(4, 5), 60, 3),
-    Board("three", GameSize(3, 6), 40, 2),
-    Board("distinct", GameSize(4, 6, distinct=True), 60, 2),
-    Board("bulls-and-cows", GameSize(4, 10, distinct=True, distinct_guesses=True), 12, 1),
-    Board("super", GameSize(5, 8), 10, 1),
+    Board("classic", GameSize(4, 6), 120, 6),
+    Board("brain-breaker", GameSize(4, 5), 120, 3),
+    Board("three", GameSize(3, 6), 60, 2),
+    Board("distinct", GameSize(4, 6, distinct=True), 120, 2),
+    Board("bulls-and-cows", GameSize(4, 10, distinct=True, distinct_guesses=True), 16, 1),
+    Board("super", GameSize(5, 8), 12, 1),
 )
 BOARDS_BY_KEY = {b.key: b for b in BOARDS}
 
@@ -120,6 +131,7 @@ class Puzzle:
     rating: int
     source: str = ""
     seed: int = -1
+    missed: int = -1  # how many of RATING_STRATEGIES miss the answer (-1: not known)
 
     @property
     def key(self) -> str:
@@ -146,6 +158,7 @@ class Puzzle:
             "rating": self.rating,
             "source": self.source,
             "seed": self.seed,
+            "missed": self.missed,
         }
 
     @classmethod
@@ -163,6 +176,7 @@ class Puzzle:
             int(data["rating"]),
             str(data.get("source", "")),
             int(data.get("seed", -1)),
+            int(data.get("missed", -1)),
         )
 
 
@@ -332,9 +346,8 @@ def strategy_choices(size: GameSize, history: History) -> dict[str, int]:
     }
 
 
-def first_rating(size: GameSize, history: History, values: Values, total: int) -> int:
-    """A puzzle's rating before anyone answers: from :data:`EASIEST` when every
-    one-step strategy plays a best guess to :data:`HARDEST` when none does."""
+def missed_by(size: GameSize, history: History, values: Values, total: int) -> int:
+    """How many of :data:`RATING_STRATEGIES` play a guess that is not best."""
     cands = candidates_of(size, history)
     played = played_mask(size, history)
     group = values.group(history)
@@ -343,8 +356,43 @@ def first_rating(size: GameSize, history: History, values: Values, total: int) -
         g: values.of_guess(g, cands, played, len(history) + 1, group, bound=total + 1) == total
         for g in set(choices.values())
     }
-    missed = sum(1 for g in choices.values() if not best[g])
-    return int(round(EASIEST + (HARDEST - EASIEST) * missed / len(choices)))
+    return sum(1 for g in choices.values() if not best[g])
+
+
+def first_rating(missed: int, codes: int, themes: tuple[str, ...]) -> int:
+    """A puzzle's rating before anyone answers, from :data:`EASIEST` (every
+    one-step strategy finds the answer among few codes, and it could be the
+    secret) to :data:`HARDEST` (most miss it among many codes, and it cannot
+    be the secret).
+
+    >>> first_rating(0, 3, ("candidate",)), first_rating(6, 60, ("not-a-candidate",))
+    (800, 2400)
+    """
+    spread = np.log(min(codes, MANY_CODES) / FEWEST_CODES) / np.log(MANY_CODES / FEWEST_CODES)
+    score = (
+        MISSED_WEIGHT * missed / len(RATING_STRATEGIES)
+        + CODES_WEIGHT * max(0.0, float(spread))
+        + OUTSIDE_WEIGHT * ("not-a-candidate" in themes)
+    )
+    share = min(1.0, max(0.0, (score - EASY_SCORE) / (HARD_SCORE - EASY_SCORE)))
+    return int(round(EASIEST + (HARDEST - EASIEST) * share))
+
+
+def best_candidates(size: GameSize, history: History, values: Values, total: int) -> int:
+    """How many of the codes still possible are best guesses themselves."""
+    cands = candidates_of(size, history)
+    played = played_mask(size, history)
+    group = values.group(history)
+    depth = len(history) + 1
+    return sum(1 for c in cands if values.of_guess(int(c), cands, played, depth, group, bound=total + 1) == total)
+
+
+def insight(missed: int, codes: int, themes: tuple[str, ...]) -> bool:
+    """Whether a puzzle has something to teach, in the spirit of lichess's
+    puzzle filter: a one-step strategy misses its answer, or the answer
+    cannot be the secret, or more than :data:`FEW_CODES` codes are left (no
+    counting them on one's fingers)."""
+    return missed > 0 or "not-a-candidate" in themes or codes > FEW_CODES
 
 
 def examine(size: GameSize, history: History, values: Values, source: str = "", seed: int = -1) -> Puzzle:
@@ -364,7 +412,11 @@ def examine(size: GameSize, history: History, values: Values, source: str = "", 
     if second - total < margin_total(n):
         raise Rejected("close-second")
     themes = themes_of(size, history, cands, best)
-    rating = first_rating(size, history, values, total)
+    missed = missed_by(size, history, values, total)
+    if not insight(missed, n, themes):
+        raise Rejected("no-insight")
+    if 2 * best_candidates(size, history, values, total) > n:
+        raise Rejected("mostly-best")
     return Puzzle(
         size,
         tuple(history),
@@ -373,9 +425,10 @@ def examine(size: GameSize, history: History, values: Values, source: str = "", 
         tuple(Code.from_index(g, size) for g in best),
         second,
         themes,
-        rating,
+        first_rating(missed, n, themes),
         source,
         seed,
+        missed,
     )
 
 
@@ -425,13 +478,15 @@ def generate(
     seen: set[str] | None = None,
     boards: tuple[Board, ...] = BOARDS,
     progress: Callable[[Puzzle | None, int, str], None] | None = None,
+    forms: set[tuple[GameSize, str]] | None = None,
 ) -> Iterator[Puzzle]:
     """Up to ``count`` new puzzles, one game per seed from ``start_seed`` on
     (the board and source drawn from the seed), skipping positions in ``seen``
-    and any position the board's symmetries turn into one already made.
+    and any position the board's symmetries turn into one already made
+    (or in ``forms``, the :func:`canonical` forms of a run resumed).
     ``progress(puzzle or None, seed, reason)`` hears of every position examined."""
     seen = set() if seen is None else seen
-    forms: set[tuple[GameSize, str]] = set()  # positions kept, up to the board's symmetries
+    forms = set() if forms is None else forms  # positions kept, up to the board's symmetries
     weights = np.array([b.weight for b in boards], dtype=float)
     made, seed = 0, start_seed
     values: dict[GameSize, Values] = {}

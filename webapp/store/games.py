@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from ..engine import Code, Feedback, GameSize
-from ..engine.codes import random_secret
+from ..engine.codes import History, random_secret
 from ..engine.rules import PLAYING
 from .database import connection, locked, transaction, upsert
 from .tables import challenge_games, daily_games, games, guesses, hints, watch_links
@@ -87,6 +87,21 @@ def create_game(
     browser that plays it (for its statistics)."""
     with transaction() as db:
         game_id = insert_game(db, size, max_guesses, secret or random_secret(size), hard, player)
+    return load_game(game_id)
+
+
+def create_game_from(size: GameSize, max_guesses: int, secret: Code, moves: History, player: str | None = None) -> Game:
+    """Store a new game whose first ``moves`` (guesses and their replies,
+    as ``secret`` answers them) are already played."""
+    with transaction() as db:
+        game_id = insert_game(db, size, max_guesses, secret, False, player)
+        now = time.time()
+        for number, (guess, reply) in enumerate(moves, 1):
+            db.execute(
+                guesses.insert().values(
+                    game_id=game_id, move=number, guess=str(guess), black=reply.black, white=reply.white, at=now
+                )
+            )
     return load_game(game_id)
 
 

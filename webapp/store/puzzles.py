@@ -6,6 +6,7 @@ and writes the new ones in one transaction."""
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -17,7 +18,15 @@ from ..engine.codes import History, format_history, parse_history
 from ..engine.puzzles import Puzzle
 from .database import connection, locked, transaction, upsert
 from .games import size_of, size_values
-from .tables import puzzle_answers, puzzle_days, puzzle_players, puzzle_seen, puzzles
+from .tables import (
+    puzzle_answers,
+    puzzle_days,
+    puzzle_hints,
+    puzzle_players,
+    puzzle_seen,
+    puzzle_storms,
+    puzzles,
+)
 
 # Rows inserted per statement when a set is loaded.
 LOAD_BATCH = 500
@@ -51,6 +60,21 @@ class PlayerRecord:
     streak: int = 0
     streak_puzzle: str | None = None
     best_streak: int = 0
+    best_storm: int = 0
+
+
+@dataclass(frozen=True)
+class Storm:
+    """A Puzzle Storm run: ``puzzle`` is the one asked now (None once over)."""
+
+    id: str
+    player: str
+    started_at: float
+    deadline: float
+    solved: int
+    missed: int
+    puzzle: str | None
+    over: bool
 
 
 @dataclass(frozen=True)
@@ -103,9 +127,12 @@ def _answer(row) -> Answer:
     )
 
 
-def load(made: Iterable[Puzzle], deviation: float) -> int:
+def load(made: Iterable[Puzzle], deviation: float, shipped: bool = True) -> int:
     """Add the puzzles of a set the table does not hold yet (each at its
-    first rating and ``deviation``); how many were added."""
+    first rating and ``deviation``); how many were added. A ``shipped`` set
+    (the one the app ships) replaces the shipped set before it: those of its
+    puzzles the new one lacks are retired, never served again."""
+    made = list(made)
     db = connection()
     have = set(db.execute(sa.select(puzzles.c.id)).scalars())
     rows = [
@@ -120,6 +147,7 @@ def load(made: Iterable[Puzzle], deviation: float) -> int:
             "themes": " ".join(p.themes),
             "rating": float(p.rating),
             "deviation": deviation,
+            "shipped": int(shipped),
         }
         for p in made
         if p.key not in have
@@ -128,7 +156,26 @@ def load(made: Iterable[Puzzle], deviation: float) -> int:
         for start in range(0, len(rows), LOAD_BATCH):  # one statement of many rows: one round trip each
             batch = rows[start : start + LOAD_BATCH]
             db.execute(upsert(puzzles).values(batch).on_conflict_do_nothing(index_elements=["id"]))
+        if shipped:
+            keep = {p.key for p in made}
+            held = db.execute(sa.select(puzzles.c.id, puzzles.c.retired).where(puzzles.c.shipped == 1)).all()
+            for retired, ids in (
+                (1, [r.id for r in held if r.id not in keep and not r.retired]),
+                (0, [r.id for r in held if r.id in keep and r.retired]),
+            ):
+                for start in range(0, len(ids), LOAD_BATCH):
+                    batch = ids[start : start + LOAD_BATCH]
+                    db.execute(puzzles.update().where(puzzles.c.id.in_(batch)).values(retired=retired))
     return len(rows)
+
+
+def theme_counts() -> dict[str, int]:
+    """How many puzzles served have each theme."""
+    counts: dict[str, int] = {}
+    for themes in connection().execute(sa.select(puzzles.c.themes).where(puzzles.c.retired == 0)).scalars():
+        for theme in themes.split():
+            counts[theme] = counts.get(theme, 0) + 1
+    return counts
 
 
 def get(puzzle_id: str) -> StoredPuzzle | None:
@@ -154,13 +201,17 @@ def near(
     skip: str | None = None,
     least: float | None = None,
     unseen: Sight | None = None,
+    theme: str | None = None,
 ) -> str | None:
     """The id of the puzzle rated nearest above ``rating`` (else nearest
     below) that ``player`` has not answered, other than ``skip``; with
     ``least``, only puzzles rated at least that; with ``unseen``, only those
-    whose best guesses that client has not been shown since then."""
+    whose best guesses that client has not been shown since then; with
+    ``theme``, only puzzles of that theme. Retired puzzles never."""
     answered = sa.exists().where(puzzle_answers.c.player == player, puzzle_answers.c.puzzle == puzzles.c.id)
-    base = sa.select(puzzles.c.id)
+    base = sa.select(puzzles.c.id).where(puzzles.c.retired == 0)
+    if theme is not None:
+        base = base.where((sa.literal(" ") + puzzles.c.themes + " ").like(f"% {theme} %"))
     if player is not None:
         base = base.where(~answered)
     if unseen is not None:
@@ -196,7 +247,9 @@ def player(token: str) -> PlayerRecord | None:
     row = connection().execute(sa.select(puzzle_players).where(puzzle_players.c.player == token)).first()
     if row is None:
         return None
-    return PlayerRecord(row.player, Rating(row.rating, row.deviation), row.streak, row.streak_puzzle, row.best_streak)
+    return PlayerRecord(
+        row.player, Rating(row.rating, row.deviation), row.streak, row.streak_puzzle, row.best_streak, row.best_storm
+    )
 
 
 def answered(token: str, puzzle_id: str) -> bool:
@@ -204,7 +257,12 @@ def answered(token: str, puzzle_id: str) -> bool:
     return connection().execute(query.limit(1)).first() is not None
 
 
-Rate = Callable[[Rating, Rating, bool], tuple[Rating, Rating]]
+# (player's rating, puzzle's rating, score: 1 solved, 0.5 solved with a hint, 0 missed) → both after.
+Rate = Callable[[Rating, Rating, float], tuple[Rating, Rating]]
+
+
+# Answers that never move a rating.
+UNRATED_MODES = ("streak", "storm")
 
 
 def rated_answers(db, token: str, most: int) -> int:
@@ -231,7 +289,7 @@ def record_answer(
     in a streak or seen, is rated: ``rate(player's, puzzle's, solved)`` gives
     both new ratings (a new player starts at ``start``), and the puzzle takes
     its own only once the player has ``provisional`` rated answers before
-    this one. In a streak, a solved puzzle adds one and asks
+    this one; a puzzle solved after a hint scores a draw. In a streak, a solved puzzle adds one and asks
     ``next_streak_puzzle(streak)``; a miss ends it. With ``sight`` (client,
     since), an answer to a puzzle whose best guesses that client was shown
     since then is seen: never rated, and in a streak neither counted nor a
@@ -257,12 +315,14 @@ def record_answer(
             and sight is not None
             and db.execute(sa.select(puzzles.c.id).where(puzzles.c.id == puzzle_id, shown(sight))).first() is not None
         )
-        rated = given_before is None and mode != "streak" and not peeked
+        rated = given_before is None and mode not in UNRATED_MODES and not peeked
         before = Rating(mine.rating, mine.deviation)
         after = before
         changes: dict = {"touched_at": now}
         if rated:
-            after, puzzle_after = rate(before, Rating(row.rating, row.deviation), solved)
+            hinted = hint_of(token, puzzle_id, db) is not None
+            score = (0.5 if hinted else 1.0) if solved else 0.0
+            after, puzzle_after = rate(before, Rating(row.rating, row.deviation), score)
             changes.update(rating=after.rating, deviation=after.deviation)
             counted: dict = {"plays": puzzles.c.plays + 1, "solves": puzzles.c.solves + int(solved)}
             if rated_answers(db, token, provisional) >= provisional:
@@ -281,28 +341,150 @@ def record_answer(
             else:
                 changes.update(streak=0, streak_puzzle=None)
         db.execute(puzzle_players.update().where(puzzle_players.c.player == token).values(**changes))
-        answer_id = secrets.token_urlsafe(9)
-        db.execute(
-            puzzle_answers.insert().values(
-                id=answer_id,
-                player=token,
-                puzzle=puzzle_id,
-                guess=guess,
-                total=total,
-                solved=int(solved),
-                mode=mode,
-                rated=int(rated),
-                rating_before=before.rating,
-                rating_after=after.rating,
-                at=now,
-                seen=int(peeked),
-            )
+        given = Answer(
+            new_answer_id(),
+            token,
+            puzzle_id,
+            guess,
+            total,
+            solved,
+            mode,
+            rated,
+            before.rating,
+            after.rating,
+            now,
+            peeked,
         )
+        insert_answer(db, given)
         if sight is not None:
             saw(sight[0], puzzle_id, now, sight[1], db)
-    return Answer(
-        answer_id, token, puzzle_id, guess, total, solved, mode, rated, before.rating, after.rating, now, peeked
+    return given
+
+
+def new_answer_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+def insert_answer(db, given: Answer) -> None:
+    db.execute(
+        puzzle_answers.insert().values(
+            id=given.id,
+            player=given.player,
+            puzzle=given.puzzle,
+            guess=given.guess,
+            total=given.total,
+            solved=int(given.solved),
+            mode=given.mode,
+            rated=int(given.rated),
+            rating_before=given.rating_before,
+            rating_after=given.rating_after,
+            at=given.at,
+            seen=int(given.seen),
+        )
     )
+
+
+def hint_of(token: str, puzzle_id: str, db=None) -> str | None:
+    """The theme a hint showed ``token`` on this puzzle, if it took one."""
+    query = sa.select(puzzle_hints.c.theme).where(puzzle_hints.c.player == token, puzzle_hints.c.puzzle == puzzle_id)
+    return (db or connection()).execute(query).scalar()
+
+
+def take_hint(token: str, puzzle_id: str, theme: str, now: float) -> str:
+    """Keep that ``token`` took a hint on this puzzle (the first one stays); the theme it shows."""
+    with transaction() as db:
+        insert = upsert(puzzle_hints).values(player=token, puzzle=puzzle_id, theme=theme, at=now)
+        db.execute(insert.on_conflict_do_nothing(index_elements=["player", "puzzle"]))
+        return db.execute(
+            sa.select(puzzle_hints.c.theme).where(puzzle_hints.c.player == token, puzzle_hints.c.puzzle == puzzle_id)
+        ).scalar_one()
+
+
+# --- Puzzle Storm -----------------------------------------------------------------------------
+
+
+def _storm(row) -> Storm:
+    return Storm(row.id, row.player, row.started_at, row.deadline, row.solved, row.missed, row.puzzle, bool(row.over))
+
+
+def start_storm(token: str, first: str, now: float, seconds: float, start: Rating) -> Storm:
+    """Begin a storm run of ``seconds`` at ``first`` (one under way is ended)."""
+    storm_id = secrets.token_urlsafe(9)
+    with transaction() as db:
+        db.execute(
+            upsert(puzzle_players)
+            .values(player=token, rating=start.rating, deviation=start.deviation, touched_at=now)
+            .on_conflict_do_nothing(index_elements=["player"])
+        )
+        db.execute(puzzle_storms.update().where(puzzle_storms.c.player == token).values(over=1, puzzle=None))
+        db.execute(
+            puzzle_storms.insert().values(
+                id=storm_id, player=token, started_at=now, deadline=now + seconds, puzzle=first
+            )
+        )
+        return _storm(db.execute(sa.select(puzzle_storms).where(puzzle_storms.c.id == storm_id)).one())
+
+
+def latest_storm(token: str) -> Storm | None:
+    """The player's newest storm run."""
+    query = (
+        sa.select(puzzle_storms)
+        .where(puzzle_storms.c.player == token)
+        .order_by(puzzle_storms.c.started_at.desc())
+        .limit(1)
+    )
+    row = connection().execute(query).first()
+    return _storm(row) if row is not None else None
+
+
+def storm_runs(token: str) -> int:
+    """How many storm runs the player has begun."""
+    query = sa.select(sa.func.count()).select_from(puzzle_storms).where(puzzle_storms.c.player == token)
+    return connection().execute(query).scalar_one()
+
+
+def end_storm(storm: Storm, db=None) -> None:
+    """End a run (its deadline passed): the player's best keeps its score."""
+    if db is None:
+        with transaction() as db:
+            end_storm(storm, db)
+        return
+    db.execute(puzzle_storms.update().where(puzzle_storms.c.id == storm.id).values(over=1, puzzle=None))
+    db.execute(
+        puzzle_players.update()
+        .where(puzzle_players.c.player == storm.player, puzzle_players.c.best_storm < storm.solved)
+        .values(best_storm=storm.solved)
+    )
+
+
+def storm_answer(
+    storm: Storm,
+    given: Answer,
+    penalty: float,
+    next_puzzle: Callable[[int], str | None],
+) -> Storm:
+    """Keep an answer of a storm run (unrated) and move the run on: a solved
+    puzzle counts one, a miss brings the deadline ``penalty`` seconds
+    nearer; the next puzzle is ``next_puzzle(solved)``. A run past its
+    deadline (or with no puzzle left) ends, the player's best kept."""
+    with transaction() as db:
+        row = db.execute(locked(sa.select(puzzle_storms).where(puzzle_storms.c.id == storm.id))).one()
+        if row.over or row.puzzle != given.puzzle:
+            return _storm(row)  # answered twice, or after the end: nothing changes
+        insert_answer(db, given)
+        solved, missed = row.solved + int(given.solved), row.missed + int(not given.solved)
+        deadline = row.deadline - (0.0 if given.solved else penalty)
+        upcoming = next_puzzle(solved) if given.at < deadline else None
+        db.execute(
+            puzzle_storms.update()
+            .where(puzzle_storms.c.id == storm.id)
+            .values(solved=solved, missed=missed, deadline=deadline, puzzle=upcoming)
+        )
+        after = _storm(db.execute(sa.select(puzzle_storms).where(puzzle_storms.c.id == storm.id)).one())
+        if upcoming is None:
+            end_storm(after, db)
+            after = dataclasses.replace(after, over=True)
+        return after
 
 
 def answer(answer_id: str) -> Answer | None:
@@ -355,5 +537,9 @@ def of_day(day: int, choose: Callable[[], str | None]) -> str | None:
 
 def ids_rated_between(low: float, high: float) -> list[str]:
     """Every puzzle id rated from ``low`` to ``high``, in id order."""
-    query = sa.select(puzzles.c.id).where(puzzles.c.rating.between(low, high)).order_by(puzzles.c.id)
+    query = (
+        sa.select(puzzles.c.id)
+        .where(puzzles.c.rating.between(low, high), puzzles.c.retired == 0)
+        .order_by(puzzles.c.id)
+    )
     return list(connection().execute(query).scalars())

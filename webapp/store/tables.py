@@ -265,6 +265,11 @@ puzzles = sa.Table(
     sa.Column("deviation", sa.Float, nullable=False),
     sa.Column("plays", sa.Integer, nullable=False, server_default="0"),
     sa.Column("solves", sa.Integer, nullable=False, server_default="0"),
+    # From the set the app ships (1) or from games played here (0); a
+    # shipped puzzle a newer set no longer holds is retired: never served,
+    # kept for the answers that name it.
+    sa.Column("shipped", sa.Integer, nullable=False, server_default="1"),
+    sa.Column("retired", sa.Integer, nullable=False, server_default="0"),
     sa.Index("puzzles_by_rating", "rating"),
 )
 
@@ -280,6 +285,7 @@ puzzle_players = sa.Table(
     sa.Column("streak_puzzle", sa.Text),
     sa.Column("best_streak", sa.Integer, nullable=False, server_default="0"),
     sa.Column("touched_at", Seconds, nullable=False),
+    sa.Column("best_storm", sa.Integer, nullable=False, server_default="0"),
 )
 
 puzzle_answers = sa.Table(
@@ -313,6 +319,33 @@ puzzle_seen = sa.Table(
     sa.Column("puzzle", sa.Text, sa.ForeignKey("puzzles.id"), primary_key=True),
     sa.Column("at", Seconds, nullable=False),
     sa.Index("puzzle_seen_by_time", "at"),
+)
+
+# A Puzzle Storm run: puzzles ever harder against the clock, unrated. A
+# wrong answer brings the deadline nearer; the run is over at the deadline.
+puzzle_storms = sa.Table(
+    "puzzle_storms",
+    metadata,
+    sa.Column("id", sa.Text, primary_key=True),
+    sa.Column("player", sa.Text, nullable=False),
+    sa.Column("started_at", Seconds, nullable=False),
+    sa.Column("deadline", Seconds, nullable=False),
+    sa.Column("solved", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("missed", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("puzzle", sa.Text, sa.ForeignKey("puzzles.id")),  # the one asked now
+    sa.Column("over", sa.Integer, nullable=False, server_default="0"),
+    sa.Index("puzzle_storms_by_player", "player", "started_at"),
+)
+
+# A hint a player took on a puzzle (the theme it showed): a hinted answer
+# is rated as a draw at best.
+puzzle_hints = sa.Table(
+    "puzzle_hints",
+    metadata,
+    sa.Column("player", sa.Text, primary_key=True),
+    sa.Column("puzzle", sa.Text, sa.ForeignKey("puzzles.id"), primary_key=True),
+    sa.Column("theme", sa.Text, nullable=False),
+    sa.Column("at", Seconds, nullable=False),
 )
 
 # The daily puzzle of each day, fixed the first time the day's is asked for.

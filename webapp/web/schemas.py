@@ -829,10 +829,17 @@ PuzzleTheme = Literal[THEMES]
 PuzzleId = Annotated[str, Field(pattern="^[0-9a-f]{12}$")]
 
 
+PuzzleDifficulty = Literal["easier", "normal", "harder"]
+
+
 class PuzzleQuery(RequestModel):
     player: PlayerToken = Field(
         None, description="The player token: the puzzle comes near the player's rating, one not answered yet."
     )
+    difficulty: PuzzleDifficulty = Field(
+        "normal", description="Easier: about 300 below the player's rating; harder: about 300 above."
+    )
+    theme: PuzzleTheme | None = Field(None, description="Only a puzzle of this theme.")
 
 
 class PuzzleAnswer(RequestModel):

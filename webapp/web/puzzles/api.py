@@ -49,7 +49,7 @@ def refusal(exc: service.Refused):
 )
 def next_json(query: PuzzleQuery):
     try:
-        return puzzle_json(service.next_for(query.player))
+        return puzzle_json(service.next_for(query.player, difficulty=query.difficulty, theme=query.theme))
     except service.Refused as exc:
         return refusal(exc)
 

@@ -26,11 +26,12 @@ from openskill.models import PlackettLuce
 
 from ... import store
 from ...engine import Code, MastermindError
-from ...engine.codes import Feedback
+from ...engine.codes import MAX_GUESSES, Feedback
 from ...engine.position import partition_bars
 from ...engine.puzzles import (
     KEY_LENGTH,
     SHIPPED,
+    THEMES,
     Rejected,
     candidates_of,
     distinct_positions,
@@ -65,16 +66,27 @@ SEEN_SECONDS = 3600.0
 PUZZLE_DEVIATION = 200.0
 MODEL = PlackettLuce(mu=START.rating, sigma=START.deviation, beta=START.deviation / 2, tau=5.0)
 # The next puzzle is the one rated nearest above the player's rating moved
-# by up to this much either way (so that two in a row differ).
+# by up to this much either way (so that two in a row differ, and no two
+# streaks or storms climb the same ladder).
 SPREAD = 100.0
+# The difficulties a player may choose: an offset from their rating, as
+# lichess's are.
+DIFFICULTIES = {"easier": -300.0, "normal": 0.0, "harder": 300.0}
 # A streak starts at this rating and asks this much more for each puzzle solved.
 STREAK_START, STREAK_STEP = 1000.0, 60.0
+# Puzzle Storm: this many seconds, puzzles from STORM_START asking
+# STORM_STEP more for each solved, a miss costing STORM_PENALTY seconds.
+STORM_SECONDS, STORM_PENALTY = 180.0, 10.0
+STORM_START, STORM_STEP = 900.0, 50.0
+# What a hint says: the first of these themes the puzzle has (else "mixed":
+# some best guesses could be the secret and some cannot).
+HINT_THEMES = ("not-a-candidate", "candidate", "repeat-colour")
 # The daily puzzle is drawn from the puzzles rated in this range.
 DAILY_RANGE = (1300.0, 1800.0)
 # The dashboard reads at most this many of a player's latest answers.
 DASHBOARD_ANSWERS = 1000
 # How an answer was asked for.
-MODES = ("rated", "daily", "streak", "again")
+MODES = ("rated", "daily", "streak", "again", "storm")
 
 
 class Refused(ValueError):
@@ -117,7 +129,8 @@ def from_games(limit: int) -> tuple[int, int]:
                 made.append(examine(size, before, shared_values(size), "played"))
             except Rejected:
                 continue
-    return examined, store.puzzles.load(made, PUZZLE_DEVIATION)
+    current_app.extensions.pop("puzzle-themes", None)  # counted again when next asked
+    return examined, store.puzzles.load(made, PUZZLE_DEVIATION, shipped=False)
 
 
 def puzzle(puzzle_id: str) -> StoredPuzzle | None:
@@ -155,17 +168,46 @@ def rating_of(player: str | None) -> Rating:
     return record.rating if record is not None else START
 
 
-def next_for(player: str | None, rng: Random | None = None) -> StoredPuzzle:
-    """A puzzle near the player's rating that they have not answered, nor
-    their client seen just before (any puzzle near it once there is none)."""
+def choice(difficulty: str | None, theme: str | None) -> tuple[str, str | None]:
+    """A difficulty and theme as asked (a page's query, an API's body):
+    the ones offered, or a refusal saying which are."""
+    difficulty = difficulty or "normal"
+    if difficulty not in DIFFICULTIES:
+        raise Refused(gettext("Choose the difficulty easier, normal or harder."), 400)
+    if theme and theme not in THEMES:
+        raise Refused(gettext("There is no such theme: choose one from the list."), 400)
+    return difficulty, theme or None
+
+
+def themes() -> list[tuple[str, int]]:
+    """Every theme with how many puzzles have it, most first (read once a process)."""
+    loaded()
+    counts = current_app.extensions.get("puzzle-themes")
+    if counts is None:
+        counts = current_app.extensions["puzzle-themes"] = store.puzzles.theme_counts()
+    return sorted(((t, counts.get(t, 0)) for t in THEMES if counts.get(t)), key=lambda x: (-x[1], x[0]))
+
+
+def near(target: float, player: str | None, theme: str | None = None, skip: str | None = None) -> str | None:
+    """A puzzle near ``target`` the player has not answered nor their
+    client seen (else one they have not answered, else any)."""
+    return (
+        store.puzzles.near(target, player, skip=skip, unseen=sight(), theme=theme)
+        or store.puzzles.near(target, player, skip=skip, theme=theme)
+        or store.puzzles.near(target, None, skip=skip, theme=theme)
+    )
+
+
+def next_for(
+    player: str | None, rng: Random | None = None, difficulty: str = "normal", theme: str | None = None
+) -> StoredPuzzle:
+    """A puzzle near the player's rating (moved by the difficulty) that they
+    have not answered, nor their client seen just before (any puzzle near
+    it once there is none), of ``theme`` when one is asked."""
     loaded()
     rng = rng or Random()
-    pivot = rating_of(player).rating + rng.uniform(-SPREAD, SPREAD)
-    found = (
-        store.puzzles.near(pivot, player, unseen=sight())
-        or store.puzzles.near(pivot, player)
-        or store.puzzles.near(pivot, None)
-    )
+    pivot = rating_of(player).rating + DIFFICULTIES[difficulty] + rng.uniform(-SPREAD, SPREAD)
+    found = near(pivot, player, theme)
     if found is None:
         raise Refused(gettext("There are no puzzles yet."), 503)
     got = store.puzzles.get(found)
@@ -209,18 +251,16 @@ def check_player(player: str) -> None:
             raise Refused(too_many_new_players(minutes_until(time.time() + wait)), 429)
 
 
-def streak_target(solved: int) -> float:
-    return STREAK_START + STREAK_STEP * solved
+def streak_target(solved: int, rng: Random | None = None) -> float:
+    """The rating the next puzzle of a streak is drawn near: rising with
+    each puzzle solved, drawn afresh for each run."""
+    return STREAK_START + STREAK_STEP * solved + (rng or Random()).uniform(-SPREAD, SPREAD)
 
 
-def start_streak(player: str) -> None:
+def start_streak(player: str, rng: Random | None = None) -> None:
     check_player(player)
     loaded()
-    first = (
-        store.puzzles.near(streak_target(0), player, unseen=sight())
-        or store.puzzles.near(streak_target(0), player)
-        or store.puzzles.near(streak_target(0), None)
-    )
+    first = near(streak_target(0, rng), player)
     if first is None:
         raise Refused(gettext("There are no puzzles yet."), 503)
     store.puzzles.start_streak(player, first, time.time(), START)
@@ -230,11 +270,13 @@ def streak_of(player: str | None) -> store.puzzles.PlayerRecord | None:
     return store.puzzles.player(player) if player else None
 
 
-def rate(player: Rating, puzzle: Rating, solved: bool) -> tuple[Rating, Rating]:
-    """Both ratings after one game between the player and the puzzle."""
+def rate(player: Rating, puzzle: Rating, score: float) -> tuple[Rating, Rating]:
+    """Both ratings after one game between the player and the puzzle: won
+    (``score`` 1), drawn (0.5: solved after a hint) or lost (0)."""
     me = MODEL.rating(mu=player.rating, sigma=player.deviation)
     it = MODEL.rating(mu=puzzle.rating, sigma=puzzle.deviation)
-    [[me_after], [it_after]] = MODEL.rate([[me], [it]], ranks=[0, 1] if solved else [1, 0])
+    ranks = [0, 1] if score > 0.5 else [0, 0] if score == 0.5 else [1, 0]
+    [[me_after], [it_after]] = MODEL.rate([[me], [it]], ranks=ranks)
     return Rating(me_after.mu, me_after.sigma), Rating(it_after.mu, it_after.sigma)
 
 
@@ -268,10 +310,7 @@ def answer(found: StoredPuzzle, player: str, text: str, asked: str = "rated") ->
     mode = mode_of(found, player, asked)
 
     def next_streak(solved: int) -> str | None:
-        target = streak_target(solved)
-        return store.puzzles.near(target, player, skip=found.id, unseen=sight()) or store.puzzles.near(
-            target, player, skip=found.id
-        )
+        return near(streak_target(solved), player, skip=found.id)
 
     return store.puzzles.record_answer(
         player,
@@ -287,6 +326,102 @@ def answer(found: StoredPuzzle, player: str, text: str, asked: str = "rated") ->
         provisional=PROVISIONAL_ANSWERS,
         sight=sight(),
     )
+
+
+def hint(found: StoredPuzzle) -> str:
+    """The theme a hint shows: whether the best guess can be the secret,
+    else whether it repeats a colour (else "mixed")."""
+    return next((t for t in HINT_THEMES if t in found.themes), "mixed")
+
+
+def take_hint(found: StoredPuzzle, player: str) -> str:
+    """Show the player a hint on this puzzle (kept: their answer to it is
+    rated a draw at best); the theme it shows."""
+    check_player(player)
+    return store.puzzles.take_hint(player, found.id, hint(found), time.time())
+
+
+def hint_of(found: StoredPuzzle, player: str | None) -> str | None:
+    return store.puzzles.hint_of(player, found.id) if player else None
+
+
+def hint_words(theme: str) -> str:
+    return {
+        "not-a-candidate": gettext("Hint: the best guess cannot be the secret."),
+        "candidate": gettext("Hint: the best guess could be the secret."),
+        "repeat-colour": gettext("Hint: the best guess repeats a colour."),
+    }.get(theme, gettext("Hint: some best guesses could be the secret and some cannot."))
+
+
+# Guesses a game played on from a puzzle allows beyond those already made.
+PLAY_ON_GUESSES = 10
+
+
+def play_on(found: StoredPuzzle, player: str | None, rng: Random | None = None) -> store.games.Game:
+    """A game from the puzzle's position: its secret drawn from the codes
+    still possible, the position's guesses already played."""
+    cands = candidates_of(found.size, found.history)
+    secret = Code.from_index(int(cands[(rng or Random()).randrange(int(cands.shape[0]))]), found.size)
+    limit = min(MAX_GUESSES, len(found.history) + PLAY_ON_GUESSES)
+    return store.games.create_game_from(found.size, limit, secret, found.history, player)
+
+
+# --- Puzzle Storm -----------------------------------------------------------------------------
+
+
+def storm_target(solved: int, rng: Random | None = None) -> float:
+    return STORM_START + STORM_STEP * solved + (rng or Random()).uniform(-SPREAD, SPREAD)
+
+
+def storm_of(player: str | None, now: float | None = None) -> store.puzzles.Storm | None:
+    """The player's newest storm run, ended here if its time is up."""
+    run = store.puzzles.latest_storm(player) if player else None
+    now = time.time() if now is None else now
+    if run is not None and not run.over and now >= run.deadline:
+        store.puzzles.end_storm(run)
+        run = dataclasses.replace(run, over=True, puzzle=None)
+    return run
+
+
+def start_storm(player: str, rng: Random | None = None) -> store.puzzles.Storm:
+    check_player(player)
+    loaded()
+    first = near(storm_target(0, rng), player)
+    if first is None:
+        raise Refused(gettext("There are no puzzles yet."), 503)
+    return store.puzzles.start_storm(player, first, time.time(), STORM_SECONDS, START)
+
+
+def storm_answer(found: StoredPuzzle, player: str, text: str) -> tuple[store.puzzles.Storm, store.puzzles.Answer]:
+    """Answer the storm's puzzle: unrated, a miss costing time."""
+    guess = read_guess(found, text)
+    check_player(player)
+    run = storm_of(player)
+    if run is None or run.over:
+        raise Refused(gettext("This storm is over: start another."), 409)
+    if run.puzzle != found.id:
+        raise Refused(gettext("This is not the storm's puzzle now: the storm has moved on."), 409)
+    total = guess_total(found.size, found.history, guess, shared_values(found.size))
+    before = rating_of(player).rating
+    now = time.time()
+    given = store.puzzles.Answer(
+        store.puzzles.new_answer_id(),
+        player,
+        found.id,
+        str(guess),
+        total,
+        total == found.total,
+        "storm",
+        False,
+        before,
+        before,
+        now,
+    )
+
+    def next_puzzle(solved: int) -> str | None:
+        return near(storm_target(solved), player, skip=found.id)
+
+    return store.puzzles.storm_answer(run, given, STORM_PENALTY, next_puzzle), given
 
 
 # --- what a verdict shows ---------------------------------------------------------------------
@@ -403,10 +538,23 @@ def dashboard(player: str | None) -> dict | None:
             tally[0] += 1
             tally[1] += int(a.solved)
     record = store.puzzles.player(player)
+    rated = [a for a, _ in answers if a.rated]
     return {
         "rating": round(rating_of(player).rating),
         "answered": len(answers),
         "solved": sum(1 for a, _ in answers if a.solved),
+        # Apart: rated answers, answers given again, and the streak and storm runs.
+        "rated": len(rated),
+        "rated_solved": sum(1 for a in rated if a.solved),
+        "again": sum(1 for a, _ in answers if a.mode == "again"),
+        "again_solved": sum(1 for a, _ in answers if a.mode == "again" and a.solved),
+        "streak_answers": sum(1 for a, _ in answers if a.mode == "streak"),
+        # A streak run ends at its miss; one under way counts too.
+        "streak_runs": sum(1 for a, _ in answers if a.mode == "streak" and not a.solved and not a.seen)
+        + int(record is not None and record.streak_puzzle is not None),
+        "storm_answers": sum(1 for a, _ in answers if a.mode == "storm"),
+        "storm_runs": store.puzzles.storm_runs(player),
+        "best_storm": record.best_storm if record is not None else 0,
         "points": [START.rating, *rated],
         "themes": sorted(((t, n, s) for t, (n, s) in themes.items()), key=lambda x: (-x[1], x[0])),
         "best_streak": record.best_streak if record is not None else 0,
