@@ -663,6 +663,13 @@ def build_parser() -> Parser:
     )
     generate_p.add_argument("--json", action="store_true", help="print JSON")
     generate_p.set_defaults(run=cmd_puzzles)
+    merge_p = puzzles_sub.add_parser(
+        "merge", help="join sets (runs made side by side), one puzzle per position, rated afresh"
+    )
+    merge_p.add_argument("sets", nargs="+", help="set files (.jsonl, .jsonl.gz, or a run's .partial)")
+    merge_p.add_argument("--out", required=True, help="the set file to write")
+    merge_p.add_argument("--json", action="store_true", help="print JSON")
+    merge_p.set_defaults(run=cmd_puzzles_merge)
     return parser
 
 
@@ -714,6 +721,45 @@ def cmd_puzzles(args, out) -> None:
             f"{summary['accepted']:.0%} of positions examined" if summary["accepted"] is not None else "none examined"
         )
         out.write(f"{len(made):,} puzzles in {target} (this run: {rate}, {seconds:.0f} s)\n")
+
+
+def cmd_puzzles_merge(args, out) -> None:
+    """Join puzzle sets: one puzzle of each position, every first rating
+    worked out again by today's rule; says how the ratings spread."""
+    from pathlib import Path
+
+    from .engine import puzzles
+
+    sets = []
+    for name in args.sets:
+        if not Path(name).exists():
+            raise UsageError(f"there is no set file {name}")
+        sets.append(puzzles.read_set(Path(name)))
+    made = puzzles.merged(sets)
+    puzzles.write_set(Path(args.out), made)
+    ratings = sorted(p.rating for p in made)
+    boards: dict[str, int] = {}
+    for p in made:
+        boards[p.size.label()] = boards.get(p.size.label(), 0) + 1
+    summary = {
+        "read": sum(len(s) for s in sets),
+        "puzzles": len(made),
+        "lowest": ratings[0] if ratings else None,
+        "median": ratings[len(ratings) // 2] if ratings else None,
+        "highest": ratings[-1] if ratings else None,
+        "above_1800": round(sum(r > 1800 for r in ratings) / len(ratings), 3) if ratings else None,
+        "boards": boards,
+        "out": args.out,
+    }
+    if args.json:
+        json.dump(summary, out)
+        out.write("\n")
+    else:
+        out.write(
+            f"{len(made):,} different positions of {summary['read']:,} puzzles read, in {args.out}; ratings "
+            f"{summary['lowest']} to {summary['highest']} (median {summary['median']}), "
+            f"{summary['above_1800']:.1%} above 1,800\n"
+        )
 
 
 def keep_freed_memory() -> None:

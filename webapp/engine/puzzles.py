@@ -26,6 +26,7 @@ answer, how many codes are left and whether the answer can be the secret
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import hashlib
 import itertools
@@ -68,11 +69,16 @@ RATING_STRATEGIES = ("knuth", "entropy", "most-parts", "irving", "minimax-avg", 
 # EASY_SCORE or less starts at EASIEST, HARD_SCORE or more at HARDEST.
 MISSED_WEIGHT, CODES_WEIGHT, OUTSIDE_WEIGHT = 0.5, 0.25, 0.25
 MANY_CODES = 30
-EASY_SCORE, HARD_SCORE = 0.08, 0.7
+EASY_SCORE, HARD_SCORE = 0.08, 0.66
 EASIEST, HARDEST = 800, 2400
-# Where positions come from: these strategies' games, and a player who
-# guesses a random code that could still be the secret.
-SOURCES = ("knuth", "entropy", "most-parts", "simple", "random")
+# Where positions come from, and how often: these strategies' games, a
+# player who guesses a random code that could still be the secret, and
+# games that open with a random first guess and a random code that could
+# be the secret, then go on by one of the strategies (the strategies alone
+# soon give the same positions again).
+SOURCES = ("knuth", "entropy", "most-parts", "simple", "random", "opening")
+SOURCE_WEIGHTS = (1, 1, 1, 1, 3, 3)
+OPENING_STRATEGIES = ("knuth", "entropy", "most-parts", "simple")
 
 
 @dataclass(frozen=True)
@@ -439,10 +445,14 @@ def positions(size: GameSize, source: str, rng: np.random.Generator, most_codes:
     cands = secret_indices(size).astype(np.int64)
     secret = int(cands[rng.integers(cands.shape[0])])
     history: list[tuple[Code, Feedback]] = []
-    strategy = PRESETS[source]
+    opening = source == "opening"
+    strategy = PRESETS[OPENING_STRATEGIES[int(rng.integers(len(OPENING_STRATEGIES)))] if opening else source]
     while cands.shape[0] > 1:
         played = played_mask(size, history)
-        if source == "random":
+        if opening and not history:
+            pool = pool_of(size, played)
+            guess = int(pool[rng.integers(pool.shape[0])])
+        elif source == "random" or (opening and len(history) == 1):
             guess = int(cands[rng.integers(cands.shape[0])])
         else:
             guess = choose(
@@ -493,7 +503,7 @@ def generate(
     while made < count:
         rng = np.random.default_rng(seed)
         board = boards[int(rng.choice(len(boards), p=weights / weights.sum()))]
-        source = SOURCES[int(rng.integers(len(SOURCES)))]
+        source = SOURCES[int(rng.choice(len(SOURCES), p=np.array(SOURCE_WEIGHTS) / sum(SOURCE_WEIGHTS)))]
         size = board.size
         if size not in values:
             values[size] = Values(size)
@@ -534,6 +544,16 @@ def distinct_positions(puzzles: Iterable[Puzzle]) -> list[Puzzle]:
     for puzzle in sorted(puzzles, key=lambda p: p.key):
         kept.setdefault((puzzle.size, canonical(puzzle.size, puzzle.history)), puzzle)
     return list(kept.values())
+
+
+def merged(sets: Iterable[Iterable[Puzzle]]) -> list[Puzzle]:
+    """The puzzles of several sets, one of each position (:func:`distinct_positions`),
+    each rated afresh by :func:`first_rating` where it says how many strategies miss it."""
+    return distinct_positions(
+        dataclasses.replace(p, rating=first_rating(p.missed, p.codes, p.themes)) if p.missed >= 0 else p
+        for puzzles in sets
+        for p in puzzles
+    )
 
 
 def read_set(path: Path) -> list[Puzzle]:
