@@ -8,6 +8,7 @@ exact search (some minutes); by default a sample is."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import os
 import random
@@ -30,6 +31,7 @@ from webapp.engine.puzzles import (
     canonical,
     distinct_guesses,
     examine,
+    insight,
     read_set,
 )
 from webapp.engine.review import Values
@@ -99,10 +101,17 @@ def small_sample(count: int, seed: int) -> list[Puzzle]:
     return random.Random(seed).sample(fits, count)
 
 
-def test_the_shipped_set_is_large_and_varied():
+def test_the_shipped_set_is_large_varied_and_spread():
+    """At least 5,000 puzzles, each a different position; first ratings from
+    about 800 to 2,400 with at least 15 % above 1,800; each with something
+    to teach (a strategy misses it, its answer cannot be the secret, or too
+    many codes to count)."""
     made = shipped()
-    assert len(made) >= 2000
-    assert len({p.key for p in made}) == len(made)
+    assert len({(p.size, canonical(p.size, p.history)) for p in made}) == len(made) >= 5000
+    ratings = [p.rating for p in made]
+    assert min(ratings) <= 950 and max(ratings) >= 2350
+    assert sum(r > 1800 for r in ratings) >= 0.15 * len(made)
+    assert all(insight(p.missed, p.codes, p.themes) for p in made)
     themes = {t for p in made for t in p.themes}
     assert {"not-a-candidate", "few-codes", "zero-reply", "repeat-colour", "brain-breaker", "bulls-and-cows"} <= themes
     assert "super-mastermind" in themes
@@ -148,13 +157,22 @@ def test_a_position_has_one_form_under_every_symmetry():
 
 
 def test_the_app_holds_each_position_once(app):
-    """The shipped set repeats some positions under other names (the same up
-    to the board's symmetries); the app loads one puzzle of each, so each
-    position has one puzzle and one rating."""
+    """The app loads the shipped set, one puzzle of each position (the same
+    up to the board's symmetries), so each position has one puzzle and one
+    rating; a puzzle of an older set the database still holds is retired."""
     forms = {(p.size, canonical(p.size, p.history)) for p in shipped()}
-    assert len(forms) < len(shipped())  # the set does repeat positions
+    keys = {p.key for p in shipped()}
+    older = next(  # a puzzle of an older set: a position the set does not hold, rated above all
+        dataclasses.replace(p, history=p.history[:1], rating=5000)
+        for p in shipped()
+        if dataclasses.replace(p, history=p.history[:1]).key not in keys
+    )
     with app.app_context():
+        store.puzzles.load([older], 200.0)
+        assert store.puzzles.near(4999, None) == older.key
         service.loaded()
+        assert store.puzzles.near(4999, None) != older.key  # retired: never served
+        assert store.puzzles.get(older.key) is not None  # kept for the answers that name it
         held = [store.puzzles.get(p.key) for p in shipped()]
     loaded = [p for p, row in zip(shipped(), held, strict=True) if row is not None]
     assert len(loaded) == len(forms)
@@ -173,8 +191,9 @@ def test_shipped_puzzles_agree_with_a_search_of_their_own():
         assert value == puzzle.total
         for best in puzzle.best:
             assert totals[tuple(best.pegs)] == value
-        # One good move, the rest clearly worse.
+        # One good move, the rest clearly worse; at most half the codes left are best.
         assert all(t == value or t - value >= MARGIN * n - 1e-9 for t in totals.values())
+        assert 2 * sum(totals[c] == value for c in codes if c in totals) <= n
         # Every best guess is one of the puzzle's, up to the position's
         # symmetries (renaming the colours never played, then the rest).
         best_all = [Code(g).index(size) for g, t in totals.items() if t == value]

@@ -289,11 +289,17 @@ def guess_total(size: GameSize, history: History, guess: Code, values: Values) -
     )
 
 
-def best_of(size: GameSize, history: History, values: Values, work: Budget | None = None) -> tuple[int, list[int], int]:
+def best_of(
+    size: GameSize, history: History, values: Values, work: Budget | None = None, close: bool = True
+) -> tuple[int, list[int], int]:
     """(n × V, the best guesses, n × E of the next best or more). Guesses
     are :func:`pool_of`'s, one per orbit of the position's symmetries; those
     that split the codes alike are scored once, each cut off at
-    n × V + :func:`margin_total` (past it, "at least that much")."""
+    n × V + :func:`margin_total` (past it, "at least that much"). With
+    ``close`` false, a second-best guess within that margin is
+    :class:`Rejected` at once (the rest is not scored): the guesses that
+    split the codes into the most classes are scored first, as they are the
+    likeliest to come close."""
     work = Budget(WORK_PAIRS) if work is None else work
     cands = candidates_of(size, history)
     n = int(cands.shape[0])
@@ -305,10 +311,16 @@ def best_of(size: GameSize, history: History, values: Values, work: Budget | Non
     rows = np.ascontiguousarray(feedback_table(size).rows(pool, cands), dtype=np.int8)
     keys = [k.tobytes() for k in rows.view(np.dtype((np.void, n))).ravel()]
     limit = total + margin_total(n)
+    width = int(rows.max()) + 1
+    flat = (rows.astype(np.int64) + np.arange(len(pool), dtype=np.int64)[:, None] * width).ravel()
+    classes = (np.bincount(flat, minlength=len(pool) * width).reshape(len(pool), width) > 0).sum(axis=1)
     by_row: dict[bytes, int] = {}
-    for guess, key in zip(pool, keys):
+    for i in np.argsort(-classes, kind="stable"):
+        key = keys[i]
         if key not in by_row:
-            by_row[key] = int(values.of_guess(int(guess), cands, played, depth, group, bound=limit, work=work))
+            by_row[key] = int(values.of_guess(int(pool[i]), cands, played, depth, group, bound=limit, work=work))
+            if not close and total != by_row[key] < limit:
+                raise Rejected("close-second")
     best = [int(g) for g, key in zip(pool, keys) if by_row[key] == total]
     second = min((t for t in by_row.values() if t != total), default=1 << 40)
     return total, best, second
@@ -410,7 +422,7 @@ def examine(size: GameSize, history: History, values: Values, source: str = "", 
     if not values.searchable(n):
         raise Rejected("not-exact")
     try:
-        total, best, second = best_of(size, history, values)
+        total, best, second = best_of(size, history, values, close=False)
     except TooSlow:
         raise Rejected("not-exact") from None
     if len(best) > MOST_BEST:
