@@ -47,6 +47,8 @@ def pages(app, client):
         "/puzzles/" + puzzle["id"],
         missed["url"].removeprefix("http://localhost"),
         "/puzzles/streak",
+        "/puzzles/storm",
+        "/puzzles?difficulty=harder&theme=not-a-candidate",
         "/puzzles/history",
         "/no-such-page",
     ]
