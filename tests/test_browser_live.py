@@ -23,12 +23,15 @@ def phone(browser, **options):
 
 
 def start_session(browser, base: str, secret: str | None = None):
-    """The teacher's projector, started from the site's "Live" page with a
-    typed secret, or with its defaults (a random secret); (page, join code)."""
+    """The teacher's projector, started from the site's "Live session" page
+    (behind the header's "Teach") with a typed secret, or with its defaults
+    (a random secret); (page, join code)."""
     context = browser.new_context(viewport=PROJECTOR)
     page = context.new_page()
     page.goto(base + "/")
-    page.get_by_role("navigation", name="Site").get_by_role("link", name="Live").click()
+    site = page.get_by_role("navigation", name="Site")
+    site.get_by_role("link", name="Teach", exact=True).click()
+    site.get_by_role("link", name="Live session", exact=True).click()
     if secret:
         page.locator("input[name=source][value=teacher]").check()
         page.get_by_label("Secret (typed by the teacher)").fill(secret)
