@@ -1,4 +1,4 @@
-"""The daily puzzle (``/daily``) and a player's statistics (``/me``).
+"""The daily game, Daily Mastermind (``/daily``), and a player's statistics (``/me``).
 
 Each browser is an anonymous player token (an HttpOnly, SameSite=Lax
 cookie made on first play; no account, no personal data). It ties the
@@ -79,7 +79,7 @@ def play():
     if raw_day:
         day = small_number(raw_day, digits=6)
         if day is None:
-            return page(number, 400, gettext("The day must be a puzzle number, such as 12."))
+            return page(number, 400, gettext("The day must be the number of a Daily Mastermind, such as 12."))
         number = day_or_404(day)
     board = request.form.get("board", "")
     if board not in days.DAILY_BOARDS:
@@ -150,8 +150,8 @@ def stats_json(query: StatsQuery):
 
 
 def held_by(player: str | None) -> dict | None:
-    """What a browser's own token holds (finished games, daily puzzles,
-    today's puzzles still being played), or None when it holds nothing."""
+    """What a browser's own token holds (finished games, Daily Mastermind
+    games, today's still being played), or None when it holds nothing."""
     if not player:
         return None
     games = store.players.finished_games(player)
