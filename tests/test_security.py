@@ -233,7 +233,7 @@ def unsafe_requests(app, client):
                 else {}
             )
             found.append((method, path, body or {"data": form}))
-    assert len(found) == 41  # every form and every API route that changes something
+    assert len(found) == 45  # every form and every API route that changes something
     return found
 
 

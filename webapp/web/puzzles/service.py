@@ -275,7 +275,7 @@ def rate(player: Rating, puzzle: Rating, score: float) -> tuple[Rating, Rating]:
     (``score`` 1), drawn (0.5: solved after a hint) or lost (0)."""
     me = MODEL.rating(mu=player.rating, sigma=player.deviation)
     it = MODEL.rating(mu=puzzle.rating, sigma=puzzle.deviation)
-    ranks = [0, 1] if score > 0.5 else [0, 0] if score == 0.5 else [1, 0]
+    ranks = [0.0, 1.0] if score > 0.5 else [0.0, 0.0] if score == 0.5 else [1.0, 0.0]
     [[me_after], [it_after]] = MODEL.rate([[me], [it]], ranks=ranks)
     return Rating(me_after.mu, me_after.sigma), Rating(it_after.mu, it_after.sigma)
 
@@ -538,14 +538,14 @@ def dashboard(player: str | None) -> dict | None:
             tally[0] += 1
             tally[1] += int(a.solved)
     record = store.puzzles.player(player)
-    rated = [a for a, _ in answers if a.rated]
+    given_rated = [a for a, _ in answers if a.rated]
     return {
         "rating": round(rating_of(player).rating),
         "answered": len(answers),
         "solved": sum(1 for a, _ in answers if a.solved),
         # Apart: rated answers, answers given again, and the streak and storm runs.
-        "rated": len(rated),
-        "rated_solved": sum(1 for a in rated if a.solved),
+        "rated": len(given_rated),
+        "rated_solved": sum(1 for a in given_rated if a.solved),
         "again": sum(1 for a, _ in answers if a.mode == "again"),
         "again_solved": sum(1 for a, _ in answers if a.mode == "again" and a.solved),
         "streak_answers": sum(1 for a, _ in answers if a.mode == "streak"),
