@@ -71,7 +71,7 @@ def test_two_browsers_one_puzzle_then_statistics(browser, live_server, app):
         expect(page.locator(".outcome h2")).to_contain_text("You cracked it")
     page.goto(live_server.url + "/me")
     expect(page.locator(".stats")).to_contain_text("Played3")
-    expect(page.locator(".stats")).to_contain_text("Daily streak1 day")
+    expect(page.locator(".stats")).to_contain_text("Daily Mastermind streak1 day")
     expect(page.locator("svg.histogram")).to_be_visible()
     page.screenshot(path=str(SHOTS / "me.png"), full_page=True)
     page.set_viewport_size({"width": 390, "height": 844})
