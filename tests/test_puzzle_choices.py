@@ -172,7 +172,7 @@ def test_a_hint_costs_rating(client, app):
     verdict = client.get(answer.headers["Location"]).text
     assert "after a hint" in verdict
     after_hint = int(re.search(r"1500 → (\d+)", verdict).group(1)) - 1500
-    assert 0 <= after_hint < gained
+    assert after_hint < gained  # a draw: less than a win (below zero against an easier puzzle)
 
 
 def test_playing_on_from_a_puzzle_starts_a_game_at_its_position(client, app):
