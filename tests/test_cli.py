@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_optimal import plain_optimum
+from tests.test_optimal import own_replay, plain_optimum
 from webapp.cli import Progress, main
 from webapp.engine import GameSize
+from webapp.engine.optimal import DATA
 
 
 def run(*args):
@@ -175,7 +176,7 @@ def test_json_keeps_progress_off_stdout():
 
 def test_optimal_command(tmp_path):
     tree = tmp_path / "tree.json"
-    status, out = run("optimal", "--pegs", "3", "--colors", "4", "--json", "--out", str(tree))
+    status, out = run("optimal", "--pegs", "3", "--colors", "4", "--search", "--json", "--out", str(tree))
     assert status == 0
     (summary,) = json.loads(out)
     assert summary["total"] == 206 and sum(summary["histogram"].values()) == 64
@@ -261,3 +262,55 @@ def test_the_5x6_optimum_answers_from_its_shipped_tree(tmp_path):
     walk(json.loads((tmp_path / "tree.json").read_text()), 0)
     assert len(depths) == 7776 and sum(depths.values()) == summary["total"]
     assert max(depths.values()) == summary["max"] and depths[summary["first_guess"]] == 1
+
+
+def test_the_table_of_optima_replays_every_shipped_tree():
+    """`mastermind optimal --table --json`: a row for every shipped exact
+    tree, with the secrets, total, mean, worst case and first guess the
+    test's own replay of the file finds, the optimum within one guess fewer
+    where such a tree ships too, and where each optimum comes from."""
+    import itertools
+
+    status, out = run("optimal", "--table", "--json")
+    assert status == 0
+    listed = json.loads(out)
+    rows = {(r["pegs"], r["colors"], r["distinct"], r["distinct_guesses"]): r for r in listed}
+    documents = [json.loads(path.read_text()) for path in DATA.glob("optimal-*.json")]
+
+    def board(document):
+        return document["pegs"], document["colors"], document["distinct"], document.get("distinct_guesses", False)
+
+    limited = {(board(d), d["max_guesses"]): d for d in documents if d["max_guesses"]}
+    exact = {board(d): d for d in documents if not d["max_guesses"]}
+    assert len(listed) == len(rows) == len(exact) and set(rows) == set(exact)
+    for key, document in exact.items():
+        pegs, colors, distinct, _ = key
+        codes = list(itertools.product(range(colors), repeat=pegs))
+        secrets = [code for code in codes if not distinct or len(set(code)) == pegs]
+        first = codes[document["guesses"][0]] if document["guesses"] else secrets[0]
+        depths, row = own_replay(document), rows[key]
+        assert (row["codes"], row["total"], row["worst"]) == (len(secrets), sum(depths), max(depths))
+        assert row["mean"] == round(sum(depths) / len(depths), 4)
+        assert row["first_guess"] == "".join(str((c + 1) % 10) for c in first)
+        fewer = limited.get((key, max(depths) - 1))
+        if fewer is None:
+            assert "within_one_fewer" not in row
+        else:
+            assert row["within_one_fewer"] == sum(own_replay(fewer)) and max(own_replay(fewer)) < max(depths)
+    assert "within_one_fewer" in rows[(4, 6, False, False)]
+    assert rows[(4, 6, False, False)]["source"] == "published by Koyama and Lai 1993 and reproduced"
+    assert rows[(5, 6, False, False)]["source"] == "computed here first"
+    assert rows[(2, 2, False, False)]["source"] == "computed here"
+
+
+def test_the_docs_show_the_table_the_command_prints():
+    """docs/rules-and-strategies.md holds `mastermind optimal --table` as it
+    prints now (run it again after shipping a tree)."""
+    status, out = run("optimal", "--table")
+    document = (Path(__file__).resolve().parent.parent / "docs" / "rules-and-strategies.md").read_text()
+    begins, ends = (
+        "<!-- optima table: printed by `mastermind optimal --table`; do not edit -->",
+        "<!-- end of optima table -->",
+    )
+    assert status == 0 and document.count(begins) == document.count(ends) == 1
+    assert document.split(begins)[1].split(ends)[0] == "\n\n" + out + "\n"

@@ -183,6 +183,28 @@ def test_shipped_trees_replay_with_a_feedback_of_their_own(name):
         assert max(depths) <= document["max_guesses"]
 
 
+@pytest.mark.parametrize(
+    "size",
+    [
+        GameSize(2, 2),
+        GameSize(2, 2, True),
+        GameSize(2, 3, True),
+        GameSize(2, 4),
+        GameSize(3, 2),
+        GameSize(3, 3, True),
+        GameSize(4, 2),
+        GameSize(5, 2),
+    ],
+    ids=lambda s: s.label(),
+)
+def test_small_shipped_trees_state_the_plain_search_optimum(size):
+    """The smallest shipped trees: the total each file states is the one
+    every guess tried at every node finds."""
+    import json
+
+    assert json.loads((DATA / data_name(size)).read_text())["total"] == plain_optimum(size)
+
+
 def test_the_5x6_optimum_is_below_the_best_heuristic_tree():
     """The shipped 5 × 6 optimum (7,776 secrets) beats the entropy tree, the
     best of the published heuristics, and every tree the engine's strategies

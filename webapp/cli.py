@@ -279,6 +279,9 @@ def cmd_optimal(args, out) -> None:
     from .engine.optimal import STATS, OptimalSolver, decode_tree, searchable, shipped, tree_chooser, tree_document
     from .engine.tree import check_analysable
 
+    if args.table:
+        optimal_table(args.json, out)
+        return
     size = size_from(args)
     if args.max_guesses is not None and not MIN_GUESSES <= args.max_guesses <= MAX_GUESSES:
         raise UsageError(f"--max-guesses must be from {MIN_GUESSES} to {MAX_GUESSES}")
@@ -397,6 +400,62 @@ def optimal_shipped(args, size, out) -> None:
         f"{size.label()}: {name}, read from {summary['source']} in {seconds:.2f}s",
         "\nThe tree ships with the engine (found by this command's search); --search searches again.\n",
     )
+
+
+def optimal_table(as_json: bool, out) -> None:
+    """``mastermind optimal --table``: every board whose exact tree ships,
+    its figures replayed from the tree, as a Markdown table or JSON."""
+    from .engine import Code
+    from .engine.optimal import shipped_optima
+
+    def source(row) -> str:
+        if row.published_by is not None:
+            return f"published by {row.published_by} and reproduced"
+        return "computed here first" if row.first_here else "computed here"
+
+    rows = shipped_optima()
+    if as_json:
+        json.dump(
+            [
+                {
+                    "pegs": row.size.pegs,
+                    "colors": row.size.colors,
+                    "distinct": row.size.distinct,
+                    "distinct_guesses": row.size.distinct_guesses,
+                    "codes": row.secrets,
+                    "total": row.total,
+                    "mean": round(row.total / row.secrets, 4),
+                    "worst": row.worst,
+                    "first_guess": str(Code.from_index(row.first_guess, row.size)),
+                    **({} if row.within_one_fewer is None else {"within_one_fewer": row.within_one_fewer}),
+                    "source": source(row),
+                }
+                for row in rows
+            ],
+            out,
+            indent=2,
+        )
+        out.write("\n")
+        return
+    out.write(
+        "| pegs | colours | distinct secret | distinct guesses | secrets | total | mean | worst | first guess "
+        "| within one guess fewer | source |\n|---|---|---|---|---|---|---|---|---|---|---|\n"
+    )
+    for row in rows:
+        cells = [
+            str(row.size.pegs),
+            str(row.size.colors),
+            "yes" if row.size.distinct else "no",
+            "yes" if row.size.distinct_guesses else "no",
+            f"{row.secrets:,}",
+            f"{row.total:,}",
+            f"{row.total / row.secrets:.4f}",
+            str(row.worst),
+            str(Code.from_index(row.first_guess, row.size)),
+            "" if row.within_one_fewer is None else f"{row.within_one_fewer:,} within {row.worst - 1}",
+            source(row),
+        ]
+        out.write("| " + " | ".join(cells) + " |\n")
 
 
 def cmd_improve(args, out) -> None:
@@ -598,6 +657,9 @@ def build_parser() -> Parser:
     )
     optimal_p.add_argument(
         "--checkpoint", metavar="FILE", help="keep finished subtrees here (on a Dask cluster); a later run continues"
+    )
+    optimal_p.add_argument(
+        "--table", action="store_true", help="the table of every shipped exact optimum, replayed from its tree"
     )
     cluster_arguments(optimal_p, "0, or every core with --checkpoint")
     optimal_p.set_defaults(run=cmd_optimal)

@@ -823,23 +823,43 @@ def encode_subtree(solver: OptimalSolver, cands: Array, played: int, depth: int)
     return out
 
 
-def decode_tree(size: GameSize, guesses: list[int]) -> dict[bytes, int]:
-    """Candidate set → guess for every node of a stored tree."""
+def tree_nodes(size: GameSize, guesses: list[int]) -> Iterator[tuple[Array, int | None, int]]:
+    """Every node of a stored tree, in preorder: its codes, its guess (None
+    for a node of one or two codes, which guesses its first) and that
+    guess's number in the game."""
     table = feedback_table(size)
-    choices, stream = {}, iter(guesses)
+    stream = iter(guesses)
 
-    def visit(cands: Array) -> None:
+    def visit(cands: Array, depth: int) -> Iterator[tuple[Array, int | None, int]]:
         if cands.shape[0] <= 2:
+            yield cands, None, depth
             return
-        guess = next(stream)
-        choices[set_key(cands)] = guess
+        guess = next(stream, None)
+        if guess is None:
+            raise ValueError("The stored tree has fewer guesses than its nodes.")
+        yield cands, guess, depth
         for members in _classes(table.row(guess, cands), cands, size.solved):
-            visit(members)
+            yield from visit(members, depth + 1)
 
-    visit(secret_indices(size).astype(np.int64))
+    yield from visit(secret_indices(size).astype(np.int64), 1)
     if next(stream, None) is not None:
         raise ValueError("The stored tree has more guesses than its nodes.")
-    return choices
+
+
+def decode_tree(size: GameSize, guesses: list[int]) -> dict[bytes, int]:
+    """Candidate set → guess for every node of a stored tree."""
+    return {set_key(cands): guess for cands, guess, _ in tree_nodes(size, guesses) if guess is not None}
+
+
+def tree_depths(size: GameSize, guesses: list[int]) -> dict[int, int]:
+    """Secret → the guesses a stored tree takes to find it."""
+    depths: dict[int, int] = {}
+    for cands, guess, depth in tree_nodes(size, guesses):
+        if guess is None:
+            depths.update((int(code), depth + extra) for extra, code in enumerate(cands))
+        elif (cands == guess).any():
+            depths[guess] = depth
+    return depths
 
 
 def tree_chooser(choices: dict[bytes, int]) -> Callable[[GameSize, Array, int, int], int]:
@@ -908,6 +928,82 @@ def shipped_choices(size: GameSize, max_guesses: int | None) -> dict[bytes, int]
     """The stored tree for this size and limit, or None."""
     document = shipped_document(size, max_guesses)
     return None if document is None else decode_tree(size, document["guesses"])
+
+
+# Who first published the exact optimum of a board whose tree ships, by
+# board; None: no publication gives it, this project computed it first. Any
+# other board's optimum is computed here, with no publication to cite.
+OPTIMUM_SOURCES: dict[GameSize, str | None] = {
+    GameSize(4, 6): "Koyama and Lai 1993",
+    GameSize(4, 7): "Ville 2013",
+    GameSize(4, 8): "arfst23/Mastermind",
+    GameSize(5, 5): "mmstrat",
+    GameSize(5, 6): None,
+    GameSize(4, 10, True, True): "mmstrat",
+}
+
+
+@dataclass(frozen=True)
+class ShippedOptimum:
+    """A board's exact optimum as its shipped tree plays every secret, and
+    where the optimum was first published."""
+
+    size: GameSize
+    secrets: int
+    total: int
+    worst: int  # the most guesses a secret needs
+    first_guess: int
+    within_one_fewer: int | None  # the optimum within worst - 1 guesses, where that tree ships
+    published_by: str | None  # who published the optimum first, if anyone did
+    first_here: bool  # no publication gives it: this project computed it first
+
+
+def replayed_depths(size: GameSize, document: JSON) -> dict[int, int]:
+    """Secret → guesses, as a shipped document's tree plays it, checked
+    against the total the document states."""
+    depths = tree_depths(size, document["guesses"])
+    if sum(depths.values()) != document["total"]:
+        raise ValueError(f"The stored tree takes {sum(depths.values())} guesses, not {document['total']}.")
+    return depths
+
+
+@lru_cache(maxsize=1)
+def shipped_optima() -> tuple[ShippedOptimum, ...]:
+    """Every board whose exact tree ships, with its figures replayed from
+    the tree; smallest boards first."""
+    rows = []
+    for path in DATA.glob("optimal-*.json"):
+        document = json.loads(path.read_text())
+        if document["max_guesses"] is not None:
+            continue
+        size = GameSize(
+            document["pegs"], document["colors"], document["distinct"], document.get("distinct_guesses", False)
+        )
+        depths = replayed_depths(size, document)
+        worst = max(depths.values())
+        within = None
+        fewer = DATA / data_name(size, worst - 1)
+        if fewer.exists():
+            limited = replayed_depths(size, json.loads(fewer.read_text()))
+            if max(limited.values()) >= worst:
+                raise ValueError(f"{fewer.name} needs {max(limited.values())} guesses.")
+            within = sum(limited.values())
+        guesses = document["guesses"]
+        rows.append(
+            ShippedOptimum(
+                size,
+                secrets=len(depths),
+                total=sum(depths.values()),
+                worst=worst,
+                first_guess=int(guesses[0]) if guesses else min(depths),
+                within_one_fewer=within,
+                published_by=OPTIMUM_SOURCES.get(size),
+                first_here=size in OPTIMUM_SOURCES and OPTIMUM_SOURCES[size] is None,
+            )
+        )
+    return tuple(
+        sorted(rows, key=lambda row: (row.size.pegs, row.size.colors, row.size.distinct, row.size.distinct_guesses))
+    )
 
 
 # Solvers kept per process, the least recently used let go first: each holds
