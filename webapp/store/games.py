@@ -16,6 +16,21 @@ from ..engine.rules import PLAYING
 from .database import connection, locked, transaction, upsert
 from .tables import challenge_games, daily_games, games, guesses, hints, watch_links
 
+# The statements a guess runs (six of them), built once: SQLAlchemy works
+# out a statement's cache key each time one is built, which costs more than
+# running it on SQLite.
+GAME = sa.select(games).where(games.c.id == sa.bindparam("game_id"))
+GAME_ID = sa.select(games.c.id).where(games.c.id == sa.bindparam("game_id"))
+MOVES = (
+    sa.select(guesses.c.guess, guesses.c.black, guesses.c.white)
+    .where(guesses.c.game_id == sa.bindparam("game_id"))
+    .order_by(guesses.c.move)
+)
+MOVES_STORED = sa.select(sa.func.count()).where(guesses.c.game_id == sa.bindparam("game_id"))
+ADD_MOVE = guesses.insert()
+SET_STATUS = games.update().where(games.c.id == sa.bindparam("game_id")).values(status=sa.bindparam("new_status"))
+WATCH_TOKEN = sa.select(watch_links.c.token).where(watch_links.c.game_id == sa.bindparam("game_id"))
+
 
 class GameNotFound(LookupError):
     """No game has that id."""
@@ -129,8 +144,7 @@ def load_game(game_id: str, db: Connection | None = None, lock: bool = False) ->
     """The game with ``game_id``, with its moves; :class:`GameNotFound` if none.
     With ``lock`` (inside a transaction), other writers of this game wait for it."""
     db = db or connection()
-    query = sa.select(games).where(games.c.id == str(game_id))
-    row = db.execute(locked(query) if lock else query).first()
+    row = db.execute(locked(GAME) if lock else GAME, {"game_id": str(game_id)}).first()
     if row is None:
         raise GameNotFound(game_id)
     size = size_of(row)
@@ -146,8 +160,7 @@ def load_game(game_id: str, db: Connection | None = None, lock: bool = False) ->
         row.hint_strategy,
         hard=bool(row.hard),
     )
-    moves = sa.select(guesses.c.guess, guesses.c.black, guesses.c.white).where(guesses.c.game_id == game.id)
-    for move in db.execute(moves.order_by(guesses.c.move)):
+    for move in db.execute(MOVES, {"game_id": game.id}):
         game.moves.append(Move(Code.parse(move.guess, size), Feedback(move.black, move.white)))
     return game
 
@@ -159,17 +172,23 @@ def record_guess(game: Game, guess: Code, reply: Feedback, status: str) -> Game:
     first: nothing is stored then."""
     move = game.next_move
     with transaction() as db:
-        db.execute(locked(sa.select(games.c.id).where(games.c.id == game.id)))  # one writer per game
-        stored = db.execute(sa.select(sa.func.count()).where(guesses.c.game_id == game.id)).scalar_one()
+        db.execute(locked(GAME_ID), {"game_id": game.id})  # one writer per game
+        stored = db.execute(MOVES_STORED, {"game_id": game.id}).scalar_one()
         if stored != len(game.moves):
             raise MoveTaken(game.id)
         db.execute(
-            guesses.insert().values(
-                game_id=game.id, move=move, guess=str(guess), black=reply.black, white=reply.white, at=time.time()
-            )
+            ADD_MOVE,
+            {
+                "game_id": game.id,
+                "move": move,
+                "guess": str(guess),
+                "black": reply.black,
+                "white": reply.white,
+                "at": time.time(),
+            },
         )
         if status != game.status:
-            db.execute(games.update().where(games.c.id == game.id).values(status=status))
+            db.execute(SET_STATUS, {"game_id": game.id, "new_status": status})
     game.moves.append(Move(guess, reply))
     game.status = status
     return game
@@ -225,15 +244,14 @@ def load_hint(game_id: str, move: int, strategy: str) -> str | None:
 def watch_token(game_id: str) -> str:
     """The game's read-only link token (made the first time it is asked for)."""
     db = connection()
-    query = sa.select(watch_links.c.token).where(watch_links.c.game_id == str(game_id))
-    token = db.execute(query).scalar()
+    token = db.execute(WATCH_TOKEN, {"game_id": str(game_id)}).scalar()
     if token is None:  # written once, so showing a board stays a read
         db.execute(
             upsert(watch_links)
             .values(token=new_id(), game_id=str(game_id))
             .on_conflict_do_nothing(index_elements=["game_id"])
         )
-        token = db.execute(query).scalar_one()
+        token = db.execute(WATCH_TOKEN, {"game_id": str(game_id)}).scalar_one()
     return token
 
 

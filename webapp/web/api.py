@@ -76,7 +76,7 @@ def guess(game_id, body: Guess):
     game = game_or_404(game_id)
     try:
         code = Code.parse(body.guess, game.size)
-        game = play_guess(game.id, code, body.move)
+        game = play_guess(game, code, body.move)
     except (rules.GameOver, rules.StaleMove) as exc:
         return error_response(409, error_words(exc))
     except rules.Inconsistent as exc:  # hard mode: nothing is stored

@@ -19,13 +19,15 @@ def game_or_404(game_id: str) -> store.games.Game:
         abort(404, gettext("There is no game with that id. It may have been mistyped."))
 
 
-def play_guess(game_id: str, guess: Code, move: int | None = None) -> store.games.Game:
-    """Play ``guess`` as move ``move`` (the next one when None): judged by
-    the rules (``engine.rules``) against the game as stored, then recorded.
-    A move another request recorded first is a stale move; without a move
-    number, the guess is judged again as the move after it."""
+def play_guess(game: store.games.Game | str, guess: Code, move: int | None = None) -> store.games.Game:
+    """Play ``guess`` as move ``move`` (the next one when None) on ``game``,
+    as the view loaded it (or its id): judged by the rules
+    (``engine.rules``) against the game as stored, then recorded. A move
+    another request recorded first is a stale move; without a move number,
+    the guess is judged again, on the game read afresh, as the move after it."""
+    if isinstance(game, str):
+        game = game_or_404(game)
     while True:
-        game = game_or_404(game_id)
         reply, status = rules.judge_guess(
             game.size,
             game.secret,
@@ -41,6 +43,7 @@ def play_guess(game_id: str, guess: Code, move: int | None = None) -> store.game
         except store.games.MoveTaken:
             if move is not None:
                 raise rules.StaleMove("guess-recorded", move=move) from None
+            game = game_or_404(game.id)
 
 
 def codemaker_or_404(game_id: str) -> store.codemaker.CodemakerGame:

@@ -210,7 +210,7 @@ def guess(game_id):
     move = move_number(request.form.get("move", ""))
     try:
         code = Code.parse(text, game.size)
-        game = play_guess(game.id, code, move)
+        game = play_guess(game, code, move)
     except rules.GameOver as exc:
         return board_instead(game, 409, error=error_words(exc))
     except rules.StaleMove as exc:
