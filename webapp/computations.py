@@ -53,16 +53,53 @@ def job_key(kind: str, params: dict) -> str:
     return kind + ":" + json.dumps(params, sort_keys=True, separators=(",", ":"))
 
 
+# A job's parts worked out here are written together: at most this often
+# while it goes on, and at its end. On SQLite every write waits its turn for
+# the one write lock, so a quick review's ten moves are one write, not ten.
+KEEP_SECONDS = 1.0
+
+
+class Parts:
+    """Parts of a larger job that other jobs share (each reviewed position),
+    kind ``kind``: :meth:`get` reads one stored before or computes it here;
+    those computed here are stored every ``KEEP_SECONDS`` and by
+    :meth:`keep`, for every later caller."""
+
+    def __init__(self, kind: str):
+        self.kind = kind
+        self.pending: dict[str, tuple[str, Any]] = {}  # key: (params as JSON, result)
+        self.kept_at = time.monotonic()
+
+    def get(self, params: dict, compute: Callable[[], Any]) -> Any:
+        """The result stored for ``params``, or ``compute()`` done here."""
+        key = job_key(self.kind, params)
+        if key in self.pending:
+            return self.pending[key][1]
+        row = store.jobs.load_job(key)
+        if row is not None and row["status"] == store.jobs.DONE:
+            return json.loads(row["result"])
+        result = compute()
+        self.pending[key] = (json.dumps(params, sort_keys=True), result)
+        if time.monotonic() - self.kept_at >= KEEP_SECONDS:
+            self.keep()
+        return result
+
+    def keep(self) -> None:
+        """Store the parts computed here since the last time, in one write."""
+        done = [(key, params, json.dumps(result)) for key, (params, result) in self.pending.items()]
+        if len(done) == 1:
+            store.jobs.finish_job(done[0][0], self.kind, done[0][1], done[0][2], time.time())
+        elif done:
+            store.jobs.finish_jobs(self.kind, done, time.time())
+        self.pending, self.kept_at = {}, time.monotonic()
+
+
 def remembered(kind: str, params: dict, compute: Callable[[], Any]) -> Any:
     """The result stored for ``kind`` and ``params``, or ``compute()`` done
-    here and stored under that name, for every later caller (a part of a
-    larger job that other jobs share, such as one reviewed position)."""
-    key = job_key(kind, params)
-    row = store.jobs.load_job(key)
-    if row is not None and row["status"] == store.jobs.DONE:
-        return json.loads(row["result"])
-    result = compute()
-    store.jobs.finish_job(key, kind, json.dumps(params, sort_keys=True), json.dumps(result), time.time())
+    here and stored under that name at once, for every later caller."""
+    part = Parts(kind)
+    result = part.get(params, compute)
+    part.keep()
     return result
 
 
@@ -99,12 +136,11 @@ def reviewed_game(params: dict) -> tuple[GameSize, Code, list]:
 
 def review(params: dict, progress: Progress) -> dict:
     size, secret, history = reviewed_game(params)
-    moves = review_game(
-        size,
-        history,
-        memo=lambda move, compute: remembered("review-move", move, compute),
-        progress=lambda fraction: progress(0.9 * fraction),
-    )
+    reviewed = Parts("review-move")
+    try:
+        moves = review_game(size, history, memo=reviewed.get, progress=lambda fraction: progress(0.9 * fraction))
+    finally:
+        reviewed.keep()  # the moves worked out so far serve other reviews, whatever happened next
     try:
         knuth = [g for g, _ in play_against(get_strategy("knuth"), size, secret, Budget(KNUTH_PAIRS))]
     except (TooSlow, LineError):

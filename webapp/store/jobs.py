@@ -120,6 +120,14 @@ def finish_job(key: str, kind: str, params: str, result: str, now: float) -> Non
     )
 
 
+def finish_jobs(kind: str, done: list[tuple[str, str, str]], now: float) -> None:
+    """Store several results of ``kind`` (each its key, parameters and
+    result) in one transaction."""
+    with transaction():
+        for key, params, result in done:
+            finish_job(key, kind, params, result, now)
+
+
 def fail_job(key: str, message: str, now: float) -> None:
     connection().execute(jobs.update().where(jobs.c.key == key).values(status=FAILED, error=message, finished_at=now))
 
