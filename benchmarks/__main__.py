@@ -11,6 +11,7 @@
     python -m benchmarks --sweep    # every size and route of the sweep test, timed (see sweep.py)
     python -m benchmarks --live     # 200 students following a live session on one worker (see live.py)
     python -m benchmarks --puzzles  # the next puzzle among 100,000, SQLite and PostgreSQL (see puzzles.py)
+    python -m benchmarks --capacity # each kind of work's cost beside the framework's floor (see capacity.py)
     python -m benchmarks --subtrees 5x6   # an exact search's cost from measured subtrees (see subtrees.py)
     python -m benchmarks --within 5x6:6   # the optimum within 6 guesses, from the shipped tree (see within.py)
     python -m benchmarks --peer /path/to/mmstrat   # whole process beside the C++ solver (see peer.py)
@@ -135,6 +136,11 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--within", metavar="PxC:K", help="only the optimum within K guesses, from the board's shipped optimal tree"
     )
+    parser.add_argument(
+        "--capacity",
+        action="store_true",
+        help="only the capacity run: each kind of work's CPU cost and latency, beside a one-route Flask app's",
+    )
     parser.add_argument("--players", type=int, default=32, help="players in the load and scale runs (32)")
     parser.add_argument(
         "--peer", metavar="MMSTRAT", help="side by side with this mmstrat binary, whole process (see peer.py)"
@@ -208,6 +214,11 @@ def run(args: argparse.Namespace, tiny: dict | None = None) -> None:
         from .live import main as live_main
 
         live_main(students=args.students, **tiny)
+        return
+    if args.capacity:
+        from .capacity import main as capacity_main
+
+        capacity_main(json_output=args.json, **tiny)
         return
     if args.puzzles:
         from .puzzles import main as puzzles_main
@@ -300,6 +311,19 @@ def smoke_plan() -> list[tuple[list[str], dict]]:
             },
         ),
         (["--puzzles"], {"count": 300, "answered": 3, "draws": 5}),
+        (
+            ["--capacity"],
+            {
+                "clients": 2,
+                "scale": 0.005,
+                "phones": 3,
+                "poll": 0.1,
+                "idle_seconds": 0.1,
+                "settle": 0,
+                "warm": 1,
+                "workers": 1,
+            },
+        ),
         (["--subtrees", "4x4", "--budget", "5"], {"whole": "3x4"}),
         (["--within", "4x6:5"], {}),
         (["--peer-jobs", "--only", "tree 4×6 knuth"], {"repeats": 1}),

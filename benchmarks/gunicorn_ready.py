@@ -35,8 +35,9 @@ def post_worker_init(worker):
     from webapp.events import fit_to_threads
     from webapp.stopping import on_sigterm
 
-    fit_to_threads(worker.wsgi, worker.cfg.threads)  # as deploy/gunicorn.conf.py does
-    on_sigterm(worker)  # as deploy/gunicorn.conf.py does
+    if "live" in worker.wsgi.extensions:  # the app, not the capacity run's floor (benchmarks/floor_app.py)
+        fit_to_threads(worker.wsgi, worker.cfg.threads)  # as deploy/gunicorn.conf.py does
+        on_sigterm(worker)  # as deploy/gunicorn.conf.py does
     fd = os.environ.get("MASTERMIND_READY_FD")
     if fd:
         os.write(int(fd), f"{worker.pid}\n".encode())
