@@ -21,15 +21,17 @@ The floor is benchmarks/floor_app.py, one route that answers six bytes, on
 the same gunicorn and nginx; each kind's cost is also given as a multiple
 of the floor's. The kinds:
 
-- pages: the home page, and a board in play (three guesses made);
+- pages: the home page, and a board in play (three guesses made); a new
+  game from the home page's form;
 - a guess through the JSON API and through the board's form (htmx), in the
   middle of a game; and the form's guess that ends a game, whose answer
   carries the game's review (a classic game is reviewed at once, while the
   request waits);
 - a puzzle answer through the JSON API (the player's first answer to it:
   rated), half of them a best guess, half a random one;
-- a live step: the teacher's step and every one of ``phones`` phones
-  hearing it, one step at a time;
+- a live class of ``phones`` students, each phone following the session:
+  the teacher's step until every phone has heard it, one step at a time;
+  and the students' votes, each waking every stream;
 - a hint job: the board's hint where it needs more than a request may do,
   through the queue (a server whose ``REQUEST_BUDGET`` sends every hint
   there, so the row is the queue's own cost), the page polling every second
@@ -73,6 +75,8 @@ COUNTS = {
     "guess-ends": 64,
     "puzzle": 400,
     "step": 20,
+    "vote": 300,
+    "new-game": 600,
     "hint": 12,
 }
 WARM_UP = 3  # untimed operations per client before the clock starts
@@ -86,6 +90,7 @@ OPEN_LIMITS = {
     "PUZZLE_PLAYER_RATE_LIMIT": "1000000 per hour",
     "LIVE_JOIN_RATE_LIMIT": "1000000 per minute",
     "LIVE_LOOKUP_RATE_LIMIT": "1000000 per minute",
+    "LIVE_VOTE_RATE_LIMIT": "1000000 per minute",
     "JOBS_START_RATE_LIMIT": "1000000 per minute",
     "JOBS_PER_CLIENT": 3,  # all of JOBS_MAX (3): one client stands for many
 }
@@ -247,7 +252,7 @@ class Result:
     wall: float = 0.0
     cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds per part, idle removed
     times: list[float] = field(default_factory=list)
-    failed: dict[int, int] = field(default_factory=dict)  # answers not a 2xx, by status (0: none)
+    failed: dict[int, int] = field(default_factory=dict)  # answers neither 2xx nor 3xx, by status (0: none)
     note: str = ""
 
     @property
@@ -295,7 +300,7 @@ def drive(server: Server, kind: str, work: list[list[Operation]], warm: int = WA
             started = time.perf_counter()
             status = operation(client)
             times[index].append(time.perf_counter() - started)
-            if not 200 <= status < 300:
+            if not 200 <= status < 400:
                 failed[index][status] += 1
 
     threads = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(len(work))]
@@ -420,14 +425,24 @@ def puzzle_answers(server: Server, database: str, counts: list[int], seed: int) 
     return work
 
 
-def live_steps(server: Server, phones: int, steps: int, warm: int) -> tuple[Listeners, list[list[Operation]]]:
-    """A session, ``phones`` students each following its event stream with
-    their token, and the teacher's steps: an operation is one step, until
-    every phone has heard it."""
+@dataclass
+class Lesson:
+    """A live session with ``phones`` students, each following its event
+    stream with their token (``listeners``)."""
+
+    code: str
+    teacher: str
+    students: list[str]
+    listeners: Listeners
+
+    def close(self) -> None:
+        self.listeners.close()
+
+
+def lesson(server: Server, phones: int) -> Lesson:
     status, session = call(server.port, "POST", "/api/live", {"source": "random"})
     assert status == 201, session
-    code, token = session["code"], session["teacher_token"]
-    tokens = []
+    code, tokens = session["code"], []
     for _ in range(phones):
         status, joined = call(server.port, "POST", f"/api/live/{code}/students", {})
         assert status == 201, joined
@@ -435,19 +450,45 @@ def live_steps(server: Server, phones: int, steps: int, warm: int) -> tuple[List
     _, state = call(server.port, "GET", f"/api/live/{code}")
     listeners = Listeners(server.port, f"/live/{code}/events?after={state['version']}", phones, tokens)
     listeners.pump(lambda: all(listeners.opened))
+    return Lesson(code, session["teacher_token"], tokens, listeners)
+
+
+def steps(class_: Lesson, count: int) -> list[list[Operation]]:
+    """The teacher's steps, one at a time: each until every phone has heard it."""
 
     def step(number: int) -> Operation:
         def operation(client: Client) -> int:
             status, moved = client.send(
-                "POST", f"/api/live/{code}/step", {"to": 1 - number % 2}, JSON | {"Authorization": f"Bearer {token}"}
+                "POST",
+                f"/api/live/{class_.code}/step",
+                {"to": 1 - number % 2},
+                JSON | {"Authorization": f"Bearer {class_.teacher}"},
             )
             if status == 200:
-                listeners.pump(listeners.everyone_has(json.loads(moved)["version"]))
+                class_.listeners.pump(class_.listeners.everyone_has(json.loads(moved)["version"]))
             return status
 
         return operation
 
-    return listeners, [[step(number) for number in range(warm + steps)]]
+    return [[step(number) for number in range(count)]]
+
+
+def votes(class_: Lesson, counts: list[int]) -> list[list[Operation]]:
+    """The students' proposals for the next guess (a proposal again replaces
+    a student's last): each wakes every stream of the session."""
+    tokens = iter(class_.students * (sum(counts) // len(class_.students) + 1))
+
+    def vote(token: str) -> Operation:
+        return lambda client: client.send(
+            "POST", f"/api/live/{class_.code}/votes", {"guess": "1123"}, JSON | {"Authorization": f"Bearer {token}"}
+        )[0]
+
+    return [[vote(next(tokens)) for _ in range(n)] for n in counts]
+
+
+def new_game_forms(counts: list[int]) -> list[list[Operation]]:
+    """A new classic game from the home page's form (its answer: 303 to the board)."""
+    return [[lambda client: client.send("POST", "/games", {"preset": "classic"}, FORM)[0]] * n for n in counts]
 
 
 def hint_jobs(server: Server, counts: list[int], poll: float) -> list[list[Operation]]:
@@ -520,6 +561,8 @@ def run(
             rows.append(drive(server, "page: home (GET /)", [[get("/")] * n for n in shares], warm))
             shares = split(counts["board"], clients, warm)
             rows.append(drive(server, "page: a board in play", [[get(f"/games/{game}")] * n for n in shares], warm))
+            shares = split(counts["new-game"], clients, warm)
+            rows.append(drive(server, "game: new, through the form", new_game_forms(shares), warm))
             shares = split(counts["guess-api"], clients, warm)
             rows.append(drive(server, "guess: API, mid-game", guesses(server, shares, False, 1), warm))
             shares = split(counts["guess-form"], clients, warm)
@@ -528,11 +571,14 @@ def run(
             rows.append(drive(server, "guess: form, the game's last (+ review)", ending_guesses(server, shares, 3), 1))
             shares = split(counts["puzzle"], clients, warm)
             rows.append(drive(server, "puzzle answer: API, rated", puzzle_answers(server, database, shares, 4), warm))
-            listeners, work = live_steps(server, phones, counts["step"], warm)
+            class_ = lesson(server, phones)
             try:
-                rows.append(drive(server, f"live step to {phones} phones", work, warm, note="one step at a time"))
+                work = steps(class_, warm + counts["step"])
+                rows.append(drive(server, f"live: a step to {phones} phones", work, warm, note="one step at a time"))
+                shares = split(counts["vote"], clients, warm)
+                rows.append(drive(server, f"live: a vote, {phones} phones following", votes(class_, shares), warm))
             finally:
-                listeners.close()
+                class_.close()
         with serve(str(Path(folder) / "hints.sqlite3"), {"REQUEST_BUDGET": 1000}, workers=workers) as server:
             server.measure_idle(idle_seconds, settle)
             idle["app, every hint a job"] = sum(server.idle.values())
