@@ -31,7 +31,8 @@ of the floor's. The kinds:
   rated), half of them a best guess, half a random one;
 - a live class of ``phones`` students, each phone following the session:
   the teacher's step until every phone has heard it, one step at a time;
-  and the students' votes, each waking every stream;
+  the students' votes, each waking every stream; and each phone's own
+  result, which its page asks for after a step;
 - a hint job: the board's hint where it needs more than a request may do,
   through the queue (a server whose ``REQUEST_BUDGET`` sends every hint
   there, so the row is the queue's own cost), the page polling every second
@@ -76,6 +77,7 @@ COUNTS = {
     "puzzle": 400,
     "step": 20,
     "vote": 300,
+    "own": 300,
     "new-game": 600,
     "hint": 12,
 }
@@ -486,6 +488,17 @@ def votes(class_: Lesson, counts: list[int]) -> list[list[Operation]]:
     return [[vote(next(tokens)) for _ in range(n)] for n in counts]
 
 
+def own_results(class_: Lesson, counts: list[int]) -> list[list[Operation]]:
+    """Each phone's own result, as its page asks for it after a step."""
+    tokens = iter(class_.students * (sum(counts) // len(class_.students) + 1))
+
+    def own(token: str) -> Operation:
+        cookie = {"Cookie": f"live_student_{class_.code}={token}"}
+        return lambda client: client.send("GET", f"/live/{class_.code}/you", headers=cookie)[0]
+
+    return [[own(next(tokens)) for _ in range(n)] for n in counts]
+
+
 def new_game_forms(counts: list[int]) -> list[list[Operation]]:
     """A new classic game from the home page's form (its answer: 303 to the board)."""
     return [[lambda client: client.send("POST", "/games", {"preset": "classic"}, FORM)[0]] * n for n in counts]
@@ -577,6 +590,8 @@ def run(
                 rows.append(drive(server, f"live: a step to {phones} phones", work, warm, note="one step at a time"))
                 shares = split(counts["vote"], clients, warm)
                 rows.append(drive(server, f"live: a vote, {phones} phones following", votes(class_, shares), warm))
+                shares = split(counts["own"], clients, warm)
+                rows.append(drive(server, "live: a phone's own result", own_results(class_, shares), warm))
             finally:
                 class_.close()
         with serve(str(Path(folder) / "hints.sqlite3"), {"REQUEST_BUDGET": 1000}, workers=workers) as server:
