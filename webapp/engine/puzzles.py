@@ -69,7 +69,7 @@ RATING_STRATEGIES = ("knuth", "entropy", "most-parts", "irving", "minimax-avg", 
 # EASY_SCORE or less starts at EASIEST, HARD_SCORE or more at HARDEST.
 MISSED_WEIGHT, CODES_WEIGHT, OUTSIDE_WEIGHT = 0.5, 0.25, 0.25
 MANY_CODES = 30
-EASY_SCORE, HARD_SCORE = 0.08, 0.56
+EASY_SCORE, HARD_SCORE = 0.08, 0.54
 EASIEST, HARDEST = 800, 2400
 # Where positions come from, and how often: these strategies' games, a
 # player who guesses a random code that could still be the secret, and
