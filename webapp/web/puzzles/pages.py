@@ -177,15 +177,21 @@ def streak():
     return render_template("puzzles/streak.html", record=record)
 
 
+def begin_run(start, page: str):
+    """Start a streak or a storm (``start(player)``) for this browser's
+    player, then show its ``page``; a refusal as its sentence."""
+    player, _ = issued_player(browser_player())
+    try:
+        start(player)
+    except service.Refused as exc:
+        return error_response(exc.status, str(exc))
+    return remember_player(redirect(url_for(page), 303), player)
+
+
 @bp.post("/streak")
 @answering
 def start_streak():
-    player, _ = issued_player(browser_player())
-    try:
-        service.start_streak(player)
-    except service.Refused as exc:
-        return error_response(exc.status, str(exc))
-    return remember_player(redirect(url_for("puzzles.streak"), 303), player)
+    return begin_run(service.start_streak, "puzzles.streak")
 
 
 @bp.post("/<puzzle_id>/hint")
@@ -232,12 +238,7 @@ def storm():
 @bp.post("/storm")
 @answering
 def start_storm():
-    player, _ = issued_player(browser_player())
-    try:
-        service.start_storm(player)
-    except service.Refused as exc:
-        return error_response(exc.status, str(exc))
-    return remember_player(redirect(url_for("puzzles.storm"), 303), player)
+    return begin_run(service.start_storm, "puzzles.storm")
 
 
 @bp.post("/storm/answers")

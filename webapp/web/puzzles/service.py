@@ -394,13 +394,13 @@ def start_storm(player: str, rng: Random | None = None) -> store.puzzles.Storm:
 
 def storm_answer(found: StoredPuzzle, player: str, text: str) -> tuple[store.puzzles.Storm, store.puzzles.Answer]:
     """Answer the storm's puzzle: unrated, a miss costing time."""
-    guess = read_guess(found, text)
     check_player(player)
     run = storm_of(player)
     if run is None or run.over:
         raise Refused(gettext("This storm is over: start another."), 409)
     if run.puzzle != found.id:
         raise Refused(gettext("This is not the storm's puzzle now: the storm has moved on."), 409)
+    guess = read_guess(found, text)  # a run over or moved on says so first, whatever the guess
     total = guess_total(found.size, found.history, guess, shared_values(found.size))
     before = rating_of(player).rating
     now = time.time()
